@@ -1,0 +1,8 @@
+import { writeFile } from 'node:fs/promises';
+import { CatalogFile } from '../src/catalog/file/catalog-file-schema.js';
+
+/** Regenerates docs/catalog.schema.json from the schema the importer validates with. */
+const target = new URL('../docs/catalog.schema.json', import.meta.url);
+const schema = { $schema: 'https://json-schema.org/draft/2020-12/schema', ...CatalogFile };
+await writeFile(target, `${JSON.stringify(schema, null, 2)}\n`);
+console.log(`wrote ${target.pathname}`);

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import { CatalogService } from './catalog-service.js';
+import { CatalogReadModel } from './read-model/read-model.js';
+import { getProductRoute } from './routes/get-product.js';
+import { listProductsRoute } from './routes/list-products.js';
+import type { Store } from '../store/database.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    catalog: CatalogService;
+    catalogReadModel: CatalogReadModel;
+  }
+}
+
+/** The public catalog: its read model, the service over it, and the two REST routes. */
+export const catalogPlugin = fp<{ config: Config; store: Store }>(
+  async (app: FastifyInstance, { config, store }) => {
+    const readModel = new CatalogReadModel(store.db, app.log);
+    await readModel.load();
+    readModel.startWatching(config.catalogPollMs);
+    app.addHook('onClose', async () => readModel.stopWatching());
+
+    const catalog = new CatalogService(readModel, config.storefrontUrl);
+    app.decorate('catalogReadModel', readModel);
+    app.decorate('catalog', catalog);
+
+    const rateLimit = app.defineRateLimit({
+      name: 'catalog',
+      max: config.catalogRateLimit,
+      windowMs: 60_000,
+      subject: (request) => request.ip,
+      code: 'RATE_LIMITED',
+      message: `Rate limit exceeded: ${config.catalogRateLimit} catalog requests per minute per client IP.`,
+    });
+    listProductsRoute(app, catalog, rateLimit);
+    getProductRoute(app, catalog, rateLimit);
+  },
+  { name: 'catalog', dependencies: ['rate-limits'] },
+);

@@ -1,0 +1,90 @@
+import { HttpProblem } from '../http/problem.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { marketContext, resolveMarket, type Market, type MarketContext, type MarketInput } from './market.js';
+import { indexAfter, matchingProducts, positionOf } from './read-model/query.js';
+import type { CatalogReadModel } from './read-model/read-model.js';
+import type { CatalogSnapshot } from './read-model/snapshot.js';
+import { words } from './read-model/text.js';
+import { renderProduct, type PublicProduct } from './render.js';
+
+export interface ListProductsInput extends MarketInput {
+  q?: string | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+  cursor?: string | undefined;
+}
+
+export interface ProductListResult {
+  products: PublicProduct[];
+  count: number;
+  limit: number;
+  offset: number;
+  has_more: boolean;
+  next_cursor: string | null;
+  context: MarketContext;
+}
+
+export interface ProductDetailResult {
+  product: PublicProduct;
+  context: MarketContext;
+}
+
+export const DEFAULT_LIMIT = 10;
+
+/**
+ * The catalog's read operations, shared by the REST routes and the MCP tools. Bounds
+ * are enforced by the callers' schemas; this enforces the rules between values.
+ */
+export class CatalogService {
+  constructor(
+    private readonly readModel: CatalogReadModel,
+    private readonly storefrontUrl: string,
+  ) {}
+
+  listProducts(input: ListProductsInput): ProductListResult {
+    const snapshot = this.readModel.snapshot;
+    const market = resolveMarket(snapshot, input);
+    if (input.cursor !== undefined && input.offset !== undefined) {
+      throw new HttpProblem(400, 'INVALID_QUERY', 'cursor and offset cannot be combined.', {
+        hint: 'Use next_cursor alone for the following pages; offset is for jumping to a position.',
+      });
+    }
+    const limit = input.limit ?? DEFAULT_LIMIT;
+    const ranked = matchingProducts(snapshot, input.q, market.locale);
+    const scope = cursorScope(input.q, market);
+    const start = input.cursor === undefined ? (input.offset ?? 0) : indexAfter(ranked, decodeCursor(input.cursor, scope));
+    const page = ranked.slice(start, start + limit);
+    const last = page.at(-1);
+    const nextCursor = last && start + page.length < ranked.length ? encodeCursor(positionOf(last), scope) : null;
+    return {
+      products: page.map((entry) => renderProduct(entry.product, market, this.storefrontUrl)),
+      count: ranked.length,
+      limit,
+      offset: start,
+      has_more: nextCursor !== null,
+      next_cursor: nextCursor,
+      context: marketContext(market),
+    };
+  }
+
+  getProduct(handle: string, input: MarketInput): ProductDetailResult {
+    const snapshot = this.readModel.snapshot;
+    const market = resolveMarket(snapshot, input);
+    const product = snapshot.productByHandle.get(handle);
+    if (!product) {
+      throw new HttpProblem(404, 'PRODUCT_NOT_FOUND', `No published product has the handle "${handle}".`, {
+        hint: 'Search with GET /public/v1/products?q=... to find a product and its handle.',
+      });
+    }
+    return { product: renderProduct(product, market, this.storefrontUrl), context: marketContext(market) };
+  }
+
+  get snapshot(): CatalogSnapshot {
+    return this.readModel.snapshot;
+  }
+}
+
+/** A cursor is valid only for the query and market it was issued for. */
+function cursorScope(q: string | undefined, market: Market): string {
+  return JSON.stringify([words(q ?? '').join(' '), market.locale, market.country, market.currency]);
+}

@@ -1,0 +1,62 @@
+import { HttpProblem } from '../http/problem.js';
+import { DEFAULT_LOCALE, LOCALES, type CatalogSnapshot, type Locale, type Region } from './read-model/snapshot.js';
+
+export interface MarketInput {
+  locale?: string | undefined;
+  country?: string | undefined;
+  currency?: string | undefined;
+}
+
+export interface Market {
+  locale: Locale;
+  country: string;
+  currency: string;
+  region: Region;
+}
+
+export interface MarketContext {
+  locale: Locale;
+  country: string;
+  currency: string;
+  region_id: string;
+}
+
+export const DEFAULT_COUNTRY = 'IT';
+
+/**
+ * Decision 1: the country picks its region, the currency defaults to the region's,
+ * and any other currency, unserved country or malformed value is an invalid market.
+ */
+export function resolveMarket(snapshot: CatalogSnapshot, input: MarketInput): Market {
+  const locale = (input.locale ?? DEFAULT_LOCALE).toLowerCase();
+  if (!(LOCALES as readonly string[]).includes(locale)) {
+    throw invalidMarket(`Unsupported locale "${input.locale}".`, `Use one of: ${LOCALES.join(', ')}.`);
+  }
+  const country = (input.country ?? DEFAULT_COUNTRY).toUpperCase();
+  if (!/^[A-Z]{2}$/.test(country)) {
+    throw invalidMarket(`"${input.country}" is not an ISO 3166-1 alpha-2 country code.`, 'Send two letters, e.g. country=IT.');
+  }
+  const region = snapshot.regionByCountry.get(country);
+  if (!region) {
+    throw invalidMarket(`No region serves country ${country}.`, `Served countries: ${[...snapshot.regionByCountry.keys()].join(', ')}.`);
+  }
+  const currency = (input.currency ?? region.currency).toUpperCase();
+  if (!/^[A-Z]{3}$/.test(currency)) {
+    throw invalidMarket(`"${input.currency}" is not an ISO 4217 currency code.`, `Omit currency, or send ${region.currency}.`);
+  }
+  if (currency !== region.currency) {
+    throw invalidMarket(
+      `Country ${country} is sold in ${region.currency}, not ${currency}.`,
+      `Omit currency, or send currency=${region.currency}.`,
+    );
+  }
+  return { locale: locale as Locale, country, currency, region };
+}
+
+export function marketContext(market: Market): MarketContext {
+  return { locale: market.locale, country: market.country, currency: market.currency, region_id: market.region.id };
+}
+
+function invalidMarket(message: string, hint: string): HttpProblem {
+  return new HttpProblem(400, 'REGION_NOT_FOUND', message, { hint });
+}

@@ -1,0 +1,58 @@
+import type { CatalogProduct, CatalogVariant, Region } from './snapshot.js';
+
+export type AvailabilityStatus = 'in_stock' | 'backorder' | 'out_of_stock';
+
+export interface Availability {
+  status: AvailabilityStatus;
+  purchasable: boolean;
+}
+
+/** Contract section 3, evaluated in the table's order on every read. */
+export function availabilityOf(variant: CatalogVariant): Availability {
+  if (!variant.manageInventory || variant.inventoryQuantity > 0) return { status: 'in_stock', purchasable: true };
+  if (variant.allowBackorder) return { status: 'backorder', purchasable: true };
+  return { status: 'out_of_stock', purchasable: false };
+}
+
+/** The variant's price in the region in minor units: region-specific, else by currency, else none. */
+export function minorPriceIn(variant: CatalogVariant, region: Region): number | null {
+  return variant.regionPrices.get(region.id) ?? variant.currencyPrices.get(region.currency) ?? null;
+}
+
+const fractionDigitsCache = new Map<string, number>();
+
+/** ISO 4217 minor-unit digits (2 for EUR, 0 for JPY), as Intl knows them. */
+export function fractionDigits(currency: string): number {
+  let digits = fractionDigitsCache.get(currency);
+  if (digits === undefined) {
+    try {
+      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      digits = 2;
+    }
+    fractionDigitsCache.set(currency, digits);
+  }
+  return digits;
+}
+
+export function toMajorUnits(minor: number, currency: string): number {
+  const digits = fractionDigits(currency);
+  return Number((minor / 10 ** digits).toFixed(digits));
+}
+
+export function toMinorUnits(major: number, currency: string): number {
+  return Math.round(major * 10 ** fractionDigits(currency));
+}
+
+/** Minimum and maximum minor-unit price over the variants that have one; null when none has. */
+export function minorPriceRange(product: CatalogProduct, region: Region): { minimum: number; maximum: number } | null {
+  let minimum = Infinity;
+  let maximum = -Infinity;
+  for (const variant of product.variants) {
+    const price = minorPriceIn(variant, region);
+    if (price === null) continue;
+    minimum = Math.min(minimum, price);
+    maximum = Math.max(maximum, price);
+  }
+  return minimum === Infinity ? null : { minimum, maximum };
+}

@@ -1,0 +1,68 @@
+import { EventEmitter } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../store/database.js';
+import { readCatalogVersion } from '../catalog-version.js';
+import { loadSnapshot } from './load-snapshot.js';
+import type { CatalogSnapshot } from './snapshot.js';
+
+/**
+ * Holds the current catalog snapshot in memory: catalog reads never touch the store.
+ * It reloads when the stored catalog version moves, whether the change came from this
+ * process (`refresh()` after an import) or another one (the periodic version check).
+ */
+export class CatalogReadModel extends EventEmitter<{ reloaded: [CatalogSnapshot] }> {
+  #snapshot: CatalogSnapshot | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #reloading: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    super();
+  }
+
+  get snapshot(): CatalogSnapshot {
+    if (!this.#snapshot) throw new Error('The catalog read model is not loaded yet');
+    return this.#snapshot;
+  }
+
+  get loaded(): boolean {
+    return this.#snapshot !== undefined;
+  }
+
+  async load(): Promise<void> {
+    const started = performance.now();
+    const snapshot = await loadSnapshot(this.db);
+    this.#snapshot = snapshot;
+    this.log.info(
+      { catalogVersion: snapshot.version, products: snapshot.products.length, ms: Math.round(performance.now() - started) },
+      'catalog read model loaded',
+    );
+    this.emit('reloaded', snapshot);
+  }
+
+  /** Reloads if the stored version differs from the loaded one; concurrent calls share one reload. */
+  refresh(): Promise<void> {
+    this.#reloading ??= (async () => {
+      try {
+        const version = await readCatalogVersion(this.db);
+        if (version !== this.#snapshot?.version) await this.load();
+      } finally {
+        this.#reloading = undefined;
+      }
+    })();
+    return this.#reloading;
+  }
+
+  startWatching(intervalMs: number): void {
+    this.#timer = setInterval(() => {
+      this.refresh().catch((error: unknown) => this.log.warn({ err: error }, 'catalog version check failed'));
+    }, intervalMs);
+    this.#timer.unref();
+  }
+
+  stopWatching(): void {
+    clearInterval(this.#timer);
+  }
+}

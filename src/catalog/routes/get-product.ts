@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import type { CatalogService } from '../catalog-service.js';
+import type { RateLimitCheck } from '../../http/rate-limit.js';
+import { catalogSchemaError, errorResponse, marketQuery, rateLimitHeaders } from './shared.js';
+
+export const HANDLE_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
+
+const Params = Type.Object({
+  handle: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    pattern: HANDLE_PATTERN,
+    description: 'Lowercase letters, digits and single hyphens, 1 to 200 characters; anything else is INVALID_HANDLE.',
+  }),
+});
+
+const Query = Type.Object(marketQuery, { required: [] });
+
+export function getProductRoute(app: FastifyInstance, catalog: CatalogService, rateLimit: RateLimitCheck): void {
+  app.get<{ Params: Static<typeof Params>; Querystring: Partial<Static<typeof Query>> }>(
+    '/public/v1/products/:handle',
+    {
+      schema: {
+        operationId: 'getProduct',
+        tags: ['catalog'],
+        summary: 'One published product',
+        description:
+          'One published product with all variants, option combinations, calculated prices and availability in the resolved market. Draft and weighted products are never served (404).',
+        params: Params,
+        querystring: Query,
+        response: {
+          200: { description: 'The product', headers: rateLimitHeaders, content: { 'application/json': { schema: Type.Ref('ProductDetail') } } },
+          400: errorResponse('REGION_NOT_FOUND for an invalid market; INVALID_HANDLE for a malformed handle'),
+          404: errorResponse('PRODUCT_NOT_FOUND: unknown, draft or weighted product'),
+          429: errorResponse('RATE_LIMITED', true),
+          500: errorResponse('INTERNAL_ERROR: temporary failure'),
+        },
+      },
+      schemaErrorFormatter: catalogSchemaError,
+      onRequest: rateLimit,
+    },
+    async (request) => ({ ...catalog.getProduct(request.params.handle, request.query), request_id: request.id }),
+  );
+}

@@ -1,0 +1,156 @@
+import { Type, type TSchema } from 'typebox';
+
+/**
+ * The catalog resources of contract section 2.1. Each has an `$id` equal to its
+ * contract name: routes refer to them with `Type.Ref`, and `/openapi.json` lists them
+ * under that name in `components.schemas`.
+ */
+
+const nullable = <T extends TSchema>(schema: T, description: string) =>
+  Type.Union([schema, Type.Null()], { description });
+
+export const PublicApiErrorCode = Type.Union(
+  ['REGION_NOT_FOUND', 'PRODUCT_NOT_FOUND', 'INVALID_HANDLE', 'INVALID_QUERY', 'RATE_LIMITED', 'INTERNAL_ERROR'].map(
+    (code) => Type.Literal(code),
+  ),
+);
+
+export const Price = Type.Object(
+  {
+    amount: Type.Number({ description: 'Major-unit amount: 16.5 means 16.50 of the currency. Stored in minor units.' }),
+    currency: Type.String({ description: 'ISO 4217 code, upper-case.' }),
+  },
+  {
+    $id: 'Price',
+    description:
+      "The variant's calculated price for the resolved market: its region-specific price if one exists, else its price in the market currency.",
+  },
+);
+
+export const PriceRange = Type.Object(
+  {
+    minimum: Type.Number(),
+    maximum: Type.Number(),
+    currency: Type.String(),
+  },
+  {
+    $id: 'PriceRange',
+    description: "Summary only: minimum and maximum over the product's non-null variant prices. The variant `price` is authoritative.",
+  },
+);
+
+export const Availability = Type.Object(
+  {
+    status: Type.Union([Type.Literal('in_stock'), Type.Literal('backorder'), Type.Literal('out_of_stock')]),
+    purchasable: Type.Boolean(),
+  },
+  {
+    $id: 'Availability',
+    description:
+      'Purchasability, derived on every read: `in_stock` when inventory is not managed or the quantity is above 0; else `backorder` when backorder is allowed; else `out_of_stock` (not purchasable). Stock quantities are never exposed.',
+  },
+);
+
+export const VariantOption = Type.Object(
+  { name: Type.String(), value: Type.String() },
+  { $id: 'VariantOption' },
+);
+
+export const Variant = Type.Object(
+  {
+    id: Type.String(),
+    sku: Type.Optional(nullable(Type.String(), 'Stock keeping unit.')),
+    display_name: Type.Optional(nullable(Type.String(), 'Option values joined in option order, e.g. "500 g / Whole bean".')),
+    options: Type.Array(Type.Ref('VariantOption')),
+    price: Type.Optional(
+      Type.Union([Type.Ref('Price'), Type.Null()], {
+        description: 'Calculated price for the resolved market; null when the variant has no price there. Always present.',
+      }),
+    ),
+    availability: Type.Ref('Availability'),
+  },
+  { $id: 'Variant' },
+);
+
+export const Product = Type.Object(
+  {
+    id: Type.String(),
+    handle: Type.String({ description: 'URL handle, shared across locales; used in `/public/v1/products/{handle}`.' }),
+    title: Type.String({ description: 'In the requested locale, falling back to English.' }),
+    description: Type.Optional(nullable(Type.String(), 'In the requested locale, falling back to English.')),
+    thumbnail: Type.Optional(nullable(Type.String(), 'Image address.')),
+    url: Type.String({ format: 'uri', description: 'Storefront address of the product.' }),
+    variants: Type.Array(Type.Ref('Variant')),
+    price_range: Type.Optional(
+      Type.Union([Type.Ref('PriceRange'), Type.Null()], {
+        description: 'Summary only; null when no variant has a price in the market. Always present.',
+      }),
+    ),
+  },
+  { $id: 'Product', description: 'A published product. Draft and weighted products are never served.' },
+);
+
+export const MarketContext = Type.Object(
+  {
+    locale: Type.Union([Type.Literal('en'), Type.Literal('it')]),
+    country: Type.String({ description: 'ISO 3166-1 alpha-2, upper-case.' }),
+    currency: Type.String({ description: 'ISO 4217, upper-case.' }),
+    region_id: Type.String({ description: 'The region that serves the country.' }),
+  },
+  { $id: 'MarketContext', description: 'The market the request resolved to, echoed on every catalog response.' },
+);
+
+export const ProductList = Type.Object(
+  {
+    products: Type.Array(Type.Ref('Product')),
+    count: Type.Integer({ description: 'Total number of products matching the query in this market (not the page size).' }),
+    limit: Type.Integer(),
+    offset: Type.Integer({ description: 'Position of the first product of this page in the full result.' }),
+    has_more: Type.Boolean({ description: 'True exactly when `next_cursor` is not null.' }),
+    next_cursor: nullable(Type.String(), 'Opaque cursor for the next page; null on the last page.'),
+    context: Type.Ref('MarketContext'),
+    request_id: Type.String({ format: 'uuid' }),
+  },
+  { $id: 'ProductList' },
+);
+
+export const ProductDetail = Type.Object(
+  {
+    product: Type.Ref('Product'),
+    context: Type.Ref('MarketContext'),
+    request_id: Type.String({ format: 'uuid' }),
+  },
+  { $id: 'ProductDetail' },
+);
+
+export const PublicApiError = Type.Object(
+  {
+    error: Type.Object(
+      {
+        code: PublicApiErrorCode,
+        message: Type.String(),
+        hint: Type.String(),
+      },
+      { required: ['code', 'message', 'hint'] },
+    ),
+    request_id: Type.String({ format: 'uuid', description: 'Also sent as the `X-Request-Id` header.' }),
+  },
+  {
+    $id: 'PublicApiError',
+    description:
+      'Catalog error. Codes: REGION_NOT_FOUND (400, invalid or unserved market, including malformed locale/country/currency), INVALID_QUERY (400, invalid q/limit/offset/cursor, cursor combined with offset, or a cursor from another query or market), INVALID_HANDLE (400), PRODUCT_NOT_FOUND (404, unknown, draft or weighted), RATE_LIMITED (429), INTERNAL_ERROR (500). Bodies never contain stack traces, SQL or file paths.',
+  },
+);
+
+export const catalogSchemas = [
+  Price,
+  PriceRange,
+  Availability,
+  VariantOption,
+  Variant,
+  Product,
+  MarketContext,
+  ProductList,
+  ProductDetail,
+  PublicApiError,
+];

@@ -1,0 +1,170 @@
+import path from 'node:path';
+
+/**
+ * Every setting the service reads from its environment. This module is the only
+ * reader of `process.env`: everything else receives a `Config`.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** SQLite file path, or `:memory:` (tests). Ignored when `databaseUrl` is set. */
+  sqlitePath: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  redisUrl: string | undefined;
+  logLevel: string;
+  publicBaseUrl: string;
+  storefrontUrl: string;
+  /** Requests per client IP per minute on the catalog routes; 0 switches the limit off. */
+  catalogRateLimit: number;
+  /** What to load when the store has no products: `demo`, `none`, or a catalog file path. */
+  catalogSeed: string;
+  /** How often each instance checks the store for catalog changes made elsewhere. */
+  catalogPollMs: number;
+  sandbox: SandboxConfig;
+}
+
+export interface SandboxConfig {
+  enabled: boolean;
+  publicKey: string;
+  /** Key issuance per client IP per hour; 0 switches the limit off. */
+  keyRateLimit: number;
+  /** Cart route calls per sandbox key per minute; 0 switches the limit off. */
+  cartRateLimit: number;
+  /** Shipping amount in minor units per currency. */
+  shippingAmounts: Record<string, number>;
+  purgeIntervalMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const DEFAULT_SHIPPING = 'EUR:490,GBP:450,USD:595,CHF:690';
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = new EnvReader(env, problems);
+
+  const port = read.integer('PORT', 3000, 0, 65535);
+  const host = read.string('HOST', '127.0.0.1');
+  const dataDir = read.string('DATA_DIR', './data');
+  const publicBaseUrl = read.url('PUBLIC_BASE_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+
+  const config: Config = {
+    port,
+    host,
+    dataDir,
+    sqlitePath: dataDir === ':memory:' ? ':memory:' : path.join(dataDir, 'vetrina.sqlite'),
+    databaseUrl: read.optionalUrl('DATABASE_URL', ['postgres:', 'postgresql:']),
+    databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, 1, 200),
+    redisUrl: read.optionalUrl('REDIS_URL', ['redis:', 'rediss:']),
+    logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    publicBaseUrl,
+    storefrontUrl: read.url('STOREFRONT_URL', publicBaseUrl),
+    catalogRateLimit: read.integer('CATALOG_RATE_LIMIT', 120, 0, 1_000_000),
+    catalogSeed: read.string('CATALOG_SEED', 'demo'),
+    catalogPollMs: read.integer('CATALOG_POLL_MS', 1000, 50, 3_600_000),
+    sandbox: {
+      enabled: read.boolean('SANDBOX_ENABLED', true),
+      publicKey: read.string('SANDBOX_PUBLIC_KEY', 'sbx_test_public_catalog_read'),
+      keyRateLimit: read.integer('SANDBOX_KEY_RATE_LIMIT', 20, 0, 1_000_000),
+      cartRateLimit: read.integer('SANDBOX_CART_RATE_LIMIT', 300, 0, 1_000_000),
+      shippingAmounts: read.amounts('SANDBOX_SHIPPING_AMOUNTS', DEFAULT_SHIPPING),
+      purgeIntervalMs: read.integer('SANDBOX_PURGE_INTERVAL_MS', 600_000, 1000, 86_400_000),
+    },
+  };
+  if (!/^sbx_test_[A-Za-z0-9_]{8,}$/.test(config.sandbox.publicKey)) {
+    problems.push('SANDBOX_PUBLIC_KEY must start with "sbx_test_" followed by at least 8 letters, digits or underscores');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+class EnvReader {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === '' ? undefined : value;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = Number(value);
+    if (!/^-?\d+$/.test(value) || parsed < min || parsed > max) {
+      this.problems.push(`${name} must be an integer from ${min} to ${max} (got "${value}")`);
+      return fallback;
+    }
+    return parsed;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const value = this.raw(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+    if (['0', 'false', 'no', 'off'].includes(value)) return false;
+    this.problems.push(`${name} must be true or false (got "${value}")`);
+    return fallback;
+  }
+
+  oneOf(name: string, fallback: string, allowed: string[]): string {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!allowed.includes(value)) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+      return fallback;
+    }
+    return value;
+  }
+
+  url(name: string, fallback: string): string {
+    return (this.optionalUrl(name, ['http:', 'https:']) ?? fallback).replace(/\/+$/, '');
+  }
+
+  optionalUrl(name: string, protocols: string[]): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    let protocol: string | undefined;
+    try {
+      protocol = new URL(value).protocol;
+    } catch {
+      protocol = undefined;
+    }
+    if (protocol === undefined || !protocols.includes(protocol)) {
+      this.problems.push(`${name} must be a ${protocols.join(' or ')}// URL`);
+      return undefined;
+    }
+    return value;
+  }
+
+  /** Parses `EUR:490,GBP:450` into minor-unit amounts per currency. */
+  amounts(name: string, fallback: string): Record<string, number> {
+    const value = this.raw(name) ?? fallback;
+    const amounts: Record<string, number> = {};
+    for (const pair of value.split(',')) {
+      const match = /^\s*([A-Z]{3})\s*:\s*(\d{1,9})\s*$/.exec(pair);
+      if (!match) {
+        this.problems.push(`${name} must look like "EUR:490,GBP:450" (minor units per currency), got "${value}"`);
+        return {};
+      }
+      amounts[match[1]!] = Number(match[2]);
+    }
+    return amounts;
+  }
+}

@@ -1,0 +1,70 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { HttpProblem } from './problem.js';
+
+/**
+ * One place turns every failure into the envelope of the surface it happened on:
+ * `SandboxError` under `/sandbox/`, `PublicApiError` everywhere else. Unexpected
+ * errors are logged with their stack and answered without it.
+ */
+export const errorHandler = fp(
+  async (app) => {
+    app.setErrorHandler(async (error: FastifyError | HttpProblem, request, reply) => {
+      const problem = error instanceof HttpProblem ? error : toProblem(error, request);
+      if (problem.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      return sendProblem(request, reply, problem);
+    });
+
+    app.setNotFoundHandler(async (request, reply) =>
+      sendProblem(
+        request,
+        reply,
+        new HttpProblem(404, isSandbox(request) ? 'sandbox_not_found' : 'INVALID_QUERY', `No route ${request.method} ${request.url.split('?')[0]}.`, {
+          hint: 'See /openapi.json for the routes this service offers.',
+        }),
+      ),
+    );
+  },
+  { name: 'error-handler' },
+);
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: HttpProblem): FastifyReply {
+  const { retryAfter, headers } = problem.details;
+  if (retryAfter !== undefined) reply.header('retry-after', retryAfter);
+  if (headers) reply.headers(headers);
+  return reply.code(problem.statusCode).type('application/json; charset=utf-8').send(problemBody(request, problem));
+}
+
+export function problemBody(request: FastifyRequest, problem: HttpProblem): object {
+  if (isSandbox(request)) {
+    const { scope, retryAfter } = problem.details;
+    return {
+      error: problem.code,
+      message: problem.message,
+      ...(scope !== undefined && { scope }),
+      ...(retryAfter !== undefined && { retry_after: retryAfter }),
+    };
+  }
+  return {
+    error: { code: problem.code, message: problem.message, hint: problem.details.hint ?? '' },
+    request_id: request.id,
+  };
+}
+
+function isSandbox(request: FastifyRequest): boolean {
+  return request.url.startsWith('/sandbox/') || request.url === '/sandbox' || request.url.startsWith('/sandbox?');
+}
+
+/** Fastify's own 4xx errors (bad JSON, body too large, wrong media type) keep their status. */
+function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
+  const status = error.statusCode ?? 500;
+  const sandbox = isSandbox(request);
+  if (status >= 400 && status < 500) {
+    return new HttpProblem(status, sandbox ? 'sandbox_invalid_request' : 'INVALID_QUERY', error.message, {
+      hint: 'Check the request against /openapi.json.',
+    });
+  }
+  return new HttpProblem(500, sandbox ? 'sandbox_internal_error' : 'INTERNAL_ERROR', 'A temporary failure occurred.', {
+    hint: 'Retry shortly; if it persists, report the request_id.',
+  });
+}

@@ -1,0 +1,61 @@
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { HttpProblem } from './problem.js';
+
+export interface RateLimitRule {
+  /** Names the counter; rules with different names never share a window. */
+  name: string;
+  max: number;
+  windowMs: number;
+  /** Who is counted: a client IP, a sandbox key... */
+  subject: (request: FastifyRequest) => string;
+  /** The error code of a 429 on this surface. */
+  code: string;
+  message: string;
+}
+
+/** Counts a request against a rule: sets the RateLimit headers, and throws a 429 past the limit. */
+export type RateLimitCheck = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    defineRateLimit(rule: RateLimitRule): RateLimitCheck;
+  }
+}
+
+/**
+ * Rate limits as named counters rather than per-route ones, so that several routes
+ * (and the MCP tools mirroring them) share one window per client. Counting and storage
+ * are @fastify/rate-limit's; this adds the IETF draft headers (RateLimit-Reset in
+ * delta-seconds, equal to Retry-After on a 429) and the surface's error envelope.
+ */
+export const rateLimits = fp(
+  async (app: FastifyInstance) => {
+    await app.register(fastifyRateLimit, { global: false, skipOnError: true });
+
+    app.decorate('defineRateLimit', (rule: RateLimitRule): RateLimitCheck => {
+      if (rule.max <= 0) return async () => {};
+      const limiter = app.createRateLimit({
+        max: rule.max,
+        timeWindow: rule.windowMs,
+        keyGenerator: (request) => `${rule.name}:${rule.subject(request)}`,
+      });
+      return async (request, reply) => {
+        const result = await limiter(request);
+        if (result.isAllowed) return;
+        const reset = Math.max(1, result.ttlInSeconds);
+        reply.header('ratelimit-limit', result.max);
+        reply.header('ratelimit-remaining', result.remaining);
+        reply.header('ratelimit-reset', reset);
+        if (result.isExceeded) {
+          throw new HttpProblem(429, rule.code, rule.message, {
+            hint: `Wait ${reset} seconds before retrying.`,
+            retryAfter: reset,
+          });
+        }
+      };
+    });
+  },
+  { name: 'rate-limits' },
+);

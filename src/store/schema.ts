@@ -1,0 +1,119 @@
+
+/**
+ * The tables as Kysely sees them. Timestamps are ISO-8601 UTC strings and flags are
+ * 0/1 integers, so the same queries run unchanged on SQLite and PostgreSQL.
+ */
+export interface Database {
+  regions: RegionTable;
+  region_countries: RegionCountryTable;
+  products: ProductTable;
+  product_translations: ProductTranslationTable;
+  product_options: ProductOptionTable;
+  variants: VariantTable;
+  variant_option_values: VariantOptionValueTable;
+  prices: PriceTable;
+  catalog_state: CatalogStateTable;
+  sandbox_keys: SandboxKeyTable;
+  sandbox_carts: SandboxCartTable;
+  sandbox_idempotency: SandboxIdempotencyTable;
+}
+
+export interface RegionTable {
+  id: string;
+  name: string;
+  currency: string;
+  position: number;
+}
+
+export interface RegionCountryTable {
+  country: string;
+  region_id: string;
+}
+
+export interface ProductTable {
+  id: string;
+  handle: string;
+  status: 'draft' | 'published';
+  weighted: number;
+  thumbnail: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProductTranslationTable {
+  product_id: string;
+  locale: string;
+  title: string;
+  description: string | null;
+}
+
+export interface ProductOptionTable {
+  id: string;
+  product_id: string;
+  name: string;
+  position: number;
+}
+
+export interface VariantTable {
+  id: string;
+  product_id: string;
+  sku: string;
+  position: number;
+  manage_inventory: number;
+  inventory_quantity: number;
+  allow_backorder: number;
+}
+
+export interface VariantOptionValueTable {
+  variant_id: string;
+  option_id: string;
+  value: string;
+}
+
+export interface PriceTable {
+  variant_id: string;
+  currency: string;
+  /** Set for a region-specific price; null for the variant's price in that currency. */
+  region_id: string | null;
+  amount: number;
+}
+
+/** One row whose version grows with every catalog change, so instances notice imports. */
+export interface CatalogStateTable {
+  id: number;
+  version: number;
+  changed_at: string;
+}
+
+export interface SandboxKeyTable {
+  id: string;
+  token_hash: string;
+  scopes: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SandboxCartTable {
+  id: string;
+  key_id: string;
+  currency: string;
+  /** JSON: the cart's items, address and shipping option; prices are never stored. */
+  state: string;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+}
+
+export interface SandboxIdempotencyTable {
+  key_id: string;
+  idempotency_key: string;
+  method: string;
+  path: string;
+  request_hash: string;
+  /** null while the first request is still being processed. */
+  status_code: number | null;
+  response_body: string | null;
+  response_headers: string | null;
+  created_at: string;
+  expires_at: string;
+}

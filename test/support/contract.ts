@@ -1,0 +1,80 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+  components: Record<string, unknown>;
+}
+
+export interface CheckedResponse extends LightMyRequestResponse {
+  /** The parsed JSON body, already validated against the operation's response schema. */
+  body: string;
+  data: any;
+}
+
+/**
+ * Injects a request and validates the JSON answer against the response schema that
+ * the app's own `/openapi.json` declares for that path, method and status. Every
+ * test goes through this, so the contract document is checked by every response.
+ */
+export class ContractClient {
+  private document: OpenApiDocument | undefined;
+  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+
+  constructor(private readonly app: FastifyInstance) {
+    addFormats.default(this.ajv);
+  }
+
+  async openapi(): Promise<OpenApiDocument> {
+    if (!this.document) {
+      const response = await this.app.inject({ method: 'GET', url: '/openapi.json' });
+      this.document = JSON.parse(response.body) as OpenApiDocument;
+    }
+    return this.document;
+  }
+
+  async request(options: InjectOptions & { method: string; url: string }): Promise<CheckedResponse> {
+    const response = (await this.app.inject(options)) as CheckedResponse;
+    const contentType = String(response.headers['content-type'] ?? '');
+    response.data = contentType.includes('application/json') ? JSON.parse(response.body) : undefined;
+    const validate = await this.validatorFor(options.method, options.url, response.statusCode);
+    if (!validate(response.data)) {
+      throw new Error(
+        `${options.method} ${options.url} -> ${response.statusCode}: body does not match /openapi.json: ${this.ajv.errorsText(validate.errors)}\n${response.body.slice(0, 2000)}`,
+      );
+    }
+    return response;
+  }
+
+  get(url: string, headers: Record<string, string> = {}): Promise<CheckedResponse> {
+    return this.request({ method: 'GET', url, headers });
+  }
+
+  private async validatorFor(method: string, url: string, status: number): Promise<ValidateFunction> {
+    const document = await this.openapi();
+    const path = new URL(url, 'http://x').pathname;
+    const template = Object.keys(document.paths).find((candidate) => templateRegExp(candidate).test(path));
+    if (!template) throw new Error(`/openapi.json documents no path matching ${path}`);
+    const operation = document.paths[template]![method.toLowerCase()];
+    if (!operation) throw new Error(`/openapi.json documents no ${method} ${template}`);
+    const cacheKey = `${method} ${template} ${status}`;
+    let validate = this.validators.get(cacheKey);
+    if (!validate) {
+      const response = operation.responses[String(status)];
+      if (!response) throw new Error(`/openapi.json documents no ${status} for ${method} ${template}`);
+      const schema = response.content?.['application/json']?.schema;
+      if (!schema) throw new Error(`/openapi.json documents no JSON body for ${status} of ${method} ${template}`);
+      validate = this.ajv.compile({ ...schema, components: document.components });
+      this.validators.set(cacheKey, validate);
+    }
+    return validate;
+  }
+}
+
+function templateRegExp(template: string): RegExp {
+  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+  return new RegExp(`^${pattern}$`);
+}

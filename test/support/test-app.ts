@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp, type AppOptions } from '../../src/app.js';
+import { loadConfig, type Config, type SandboxConfig } from '../../src/config.js';
+import { openStore, type Store } from '../../src/store/database.js';
+
+export interface TestConfigOverrides extends Partial<Omit<Config, 'sandbox'>> {
+  sandbox?: Partial<SandboxConfig>;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  store: Store;
+  close(): Promise<void>;
+}
+
+/**
+ * The service as tests use it: on SQLite in memory, or, when DATABASE_URL is set (the
+ * PostgreSQL CI pass), on a fresh schema of that database that is dropped on close.
+ * Rate limits are off unless a test sets them, so tests do not throttle each other.
+ */
+export async function startTestApp(overrides: TestConfigOverrides = {}, options: Partial<AppOptions> = {}): Promise<TestApp> {
+  const base = loadConfig();
+  const schema = base.databaseUrl ? await createSchema(base.databaseUrl) : undefined;
+  const config: Config = {
+    ...base,
+    dataDir: ':memory:',
+    sqlitePath: ':memory:',
+    databaseUrl: schema?.url,
+    catalogRateLimit: 0,
+    catalogSeed: 'demo',
+    catalogPollMs: 60_000,
+    ...overrides,
+    sandbox: { ...base.sandbox, keyRateLimit: 0, cartRateLimit: 0, ...overrides.sandbox },
+  };
+  const store = openStore(config);
+  const app = await buildApp({ config, store, logger: false, ...options });
+  await app.ready();
+  return {
+    app,
+    config,
+    store,
+    close: async () => {
+      await app.close();
+      await store.close();
+      await schema?.drop();
+    },
+  };
+}
+
+/** A schema of its own per test app, reached through `search_path` in the URL. */
+export async function createSchema(databaseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `vetrina_test_${randomBytes(6).toString('hex')}`;
+  await withClient(databaseUrl, (client) => client.query(`CREATE SCHEMA ${name}`));
+  const url = new URL(databaseUrl);
+  url.searchParams.set('options', `-c search_path=${name}`);
+  return {
+    url: url.toString(),
+    drop: () => withClient(databaseUrl, (client) => client.query(`DROP SCHEMA ${name} CASCADE`)).then(() => undefined),
+  };
+}
+
+async function withClient<T>(databaseUrl: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
