@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { catalogPlugin } from './catalog/catalog-plugin.js';
 import { catalogSchemas } from './catalog/schemas.js';
+import { mcpPlugin } from './mcp/mcp-plugin.js';
 import { seedEmptyStore } from './catalog/seed.js';
 import type { Config } from './config.js';
 import { errorHandler } from './http/error-handler.js';
@@ -30,7 +31,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     genReqId: requestIdFor,
-    requestIdLogLabel: 'request_id',
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Fastify types this factory for its own Ajv pool; ours returns a compiler of the same shape.
@@ -49,5 +49,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(requestIdHeader);
   await app.register(rateLimits);
   await app.register(catalogPlugin, { config, store });
+  await app.register(mcpPlugin, { config });
   return app;
 }

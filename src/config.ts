@@ -22,6 +22,8 @@ export interface Config {
   catalogSeed: string;
   /** How often each instance checks the store for catalog changes made elsewhere. */
   catalogPollMs: number;
+  /** Hostnames the MCP endpoints accept in Host and Origin headers (DNS-rebinding protection). */
+  mcpAllowedHosts: string[];
   sandbox: SandboxConfig;
 }
 
@@ -72,6 +74,7 @@ export function loadConfig(env: Env = process.env): Config {
     catalogRateLimit: read.integer('CATALOG_RATE_LIMIT', 120, 0, 1_000_000),
     catalogSeed: read.string('CATALOG_SEED', 'demo'),
     catalogPollMs: read.integer('CATALOG_POLL_MS', 1000, 50, 3_600_000),
+    mcpAllowedHosts: read.list('MCP_ALLOWED_HOSTS', defaultMcpHosts(host, publicBaseUrl)),
     sandbox: {
       enabled: read.boolean('SANDBOX_ENABLED', true),
       publicKey: read.string('SANDBOX_PUBLIC_KEY', 'sbx_test_public_catalog_read'),
@@ -86,6 +89,13 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** Loopback names, the bound host unless it is a wildcard, and the public host. */
+function defaultMcpHosts(host: string, publicBaseUrl: string): string[] {
+  const hosts = new Set(['localhost', '127.0.0.1', '[::1]', new URL(publicBaseUrl).hostname.toLowerCase()]);
+  if (host !== '0.0.0.0' && host !== '::') hosts.add(host.includes(':') ? `[${host}]` : host);
+  return [...hosts];
 }
 
 class EnvReader {
@@ -151,6 +161,15 @@ class EnvReader {
       return undefined;
     }
     return value;
+  }
+
+  list(name: string, fallback: string[]): string[] {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    return value
+      .split(',')
+      .map((item) => item.trim().toLowerCase())
+      .filter((item) => item.length > 0);
   }
 
   /** Parses `EUR:490,GBP:450` into minor-unit amounts per currency. */

@@ -6,11 +6,14 @@ import { CatalogReadModel } from './read-model/read-model.js';
 import { getProductRoute } from './routes/get-product.js';
 import { listProductsRoute } from './routes/list-products.js';
 import type { Store } from '../store/database.js';
+import type { RateLimitCheck } from '../http/rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     catalog: CatalogService;
     catalogReadModel: CatalogReadModel;
+    /** The catalog routes' shared window, also counted by the MCP catalog tools. */
+    catalogRateLimit: RateLimitCheck;
   }
 }
 
@@ -34,6 +37,7 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
       code: 'RATE_LIMITED',
       message: `Rate limit exceeded: ${config.catalogRateLimit} catalog requests per minute per client IP.`,
     });
+    app.decorate('catalogRateLimit', rateLimit);
     listProductsRoute(app, catalog, rateLimit);
     getProductRoute(app, catalog, rateLimit);
   },

@@ -36,19 +36,23 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, proble
 }
 
 export function problemBody(request: FastifyRequest, problem: HttpProblem): object {
-  if (isSandbox(request)) {
-    const { scope, retryAfter } = problem.details;
-    return {
-      error: problem.code,
-      message: problem.message,
-      ...(scope !== undefined && { scope }),
-      ...(retryAfter !== undefined && { retry_after: retryAfter }),
-    };
-  }
+  return isSandbox(request) ? sandboxErrorBody(problem) : catalogErrorBody(problem, request.id);
+}
+
+/** `SandboxError` of contract section 2.2. */
+export function sandboxErrorBody(problem: HttpProblem): object {
+  const { scope, retryAfter } = problem.details;
   return {
-    error: { code: problem.code, message: problem.message, hint: problem.details.hint ?? '' },
-    request_id: request.id,
+    error: problem.code,
+    message: problem.message,
+    ...(scope !== undefined && { scope }),
+    ...(retryAfter !== undefined && { retry_after: retryAfter }),
   };
+}
+
+/** `PublicApiError` of contract section 2.1. */
+export function catalogErrorBody(problem: HttpProblem, requestId: string): object {
+  return { error: { code: problem.code, message: problem.message, hint: problem.details.hint ?? '' }, request_id: requestId };
 }
 
 function isSandbox(request: FastifyRequest): boolean {

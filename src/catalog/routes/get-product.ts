@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { CatalogService } from '../catalog-service.js';
 import type { RateLimitCheck } from '../../http/rate-limit.js';
-import { catalogSchemaError, errorResponse, marketQuery, rateLimitHeaders } from './shared.js';
+import { marketFields } from '../query-schemas.js';
+import { catalogSchemaError, errorResponse, rateLimitHeaders } from './shared.js';
 
 export const HANDLE_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
 
@@ -15,10 +16,10 @@ const Params = Type.Object({
   }),
 });
 
-const Query = Type.Object(marketQuery, { required: [] });
+const Query = Type.Object(marketFields);
 
 export function getProductRoute(app: FastifyInstance, catalog: CatalogService, rateLimit: RateLimitCheck): void {
-  app.get<{ Params: Static<typeof Params>; Querystring: Partial<Static<typeof Query>> }>(
+  app.get<{ Params: Static<typeof Params>; Querystring: Static<typeof Query> }>(
     '/public/v1/products/:handle',
     {
       schema: {

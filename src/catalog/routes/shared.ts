@@ -21,24 +21,6 @@ export const errorResponse = (description: string, withRetryAfter = false) => ({
     : { 'X-Request-Id': rateLimitHeaders['X-Request-Id'] },
 });
 
-export const marketQuery = {
-  locale: Type.String({
-    maxLength: 8,
-    description: 'en or it (case-insensitive); default en. Texts fall back to English when a translation is missing.',
-  }),
-  country: Type.String({
-    minLength: 2,
-    maxLength: 2,
-    description: 'ISO 3166-1 alpha-2 (case-insensitive); default IT. Picks the region that serves the country.',
-  }),
-  currency: Type.String({
-    minLength: 3,
-    maxLength: 3,
-    description:
-      "ISO 4217 (case-insensitive); defaults to the region's currency. A currency other than the region's is REGION_NOT_FOUND.",
-  }),
-};
-
 const MARKET_PARAMETERS = new Set(['locale', 'country', 'currency']);
 
 /**
