@@ -1,6 +1,7 @@
 import type { CursorPosition } from '../cursor.js';
 import { titleField, titleIn } from './search-index.js';
 import type { CatalogProduct, CatalogSnapshot, Locale } from './snapshot.js';
+import { snapshotMemo } from './snapshot-memo.js';
 import { words } from './text.js';
 
 export interface RankedProduct {
@@ -16,6 +17,14 @@ export interface RankedProduct {
  */
 export function matchingProducts(snapshot: CatalogSnapshot, q: string | undefined, locale: Locale): RankedProduct[] {
   const queryWords = q === undefined ? [] : words(q);
+  const key = queryWords.length === 0 ? '' : `${locale}:${queryWords.join(' ')}`;
+  return rankedMemo(snapshot, key, () => rank(snapshot, queryWords, locale));
+}
+
+/** Popular queries repeat: their ranked results are kept per snapshot. */
+const rankedMemo = snapshotMemo<RankedProduct[]>(1000);
+
+function rank(snapshot: CatalogSnapshot, queryWords: string[], locale: Locale): RankedProduct[] {
   if (queryWords.length === 0) return snapshot.products.map((product) => ({ product, tier: 0 }));
 
   const hits = snapshot.search.search(queryWords.join(' '), {

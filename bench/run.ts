@@ -1,0 +1,125 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+/**
+ * Catalog read benchmark: autocannon against a separate Vetrina process serving a
+ * generated catalog and, per scenario, against a bare-Fastify baseline process sending
+ * the same response bytes, in the same run. Reports requests/s and latency, and the
+ * ratio of Vetrina's throughput to the baseline's.
+ * Usage: npm run bench -- [--products 10000] [--seconds 5] [--connections 50]
+ */
+const { values } = parseArgs({
+  options: {
+    products: { type: 'string', default: '10000' },
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '50' },
+  },
+});
+const products = Number(values.products);
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const root = path.resolve(import.meta.dirname, '..');
+const work = await mkdtemp(path.join(tmpdir(), 'vetrina-bench-'));
+const catalogFile = path.join(work, 'catalog.json');
+const children: ChildProcess[] = [];
+
+try {
+  await run('npx', ['tsx', 'src/catalog/file/generate-cli.ts', '--products', String(products), '--out', catalogFile]);
+  await run('npm', ['run', 'build', '--silent']);
+
+  const startedAt = performance.now();
+  const vetrina = await startServer(['dist/server.js'], 3902, {
+    DATA_DIR: path.join(work, 'data'),
+    CATALOG_SEED: catalogFile,
+    CATALOG_RATE_LIMIT: '0',
+    LOG_LEVEL: 'warn',
+  });
+  const firstStartMs = performance.now() - startedAt;
+  const loadedRss = await rssMb(vetrina);
+
+  const scenarios: [string, string][] = [
+    ['list, first page', '/public/v1/products'],
+    ['list, limit 20, country DE', '/public/v1/products?limit=20&country=DE'],
+    ['list, offset 1000', '/public/v1/products?offset=1000'],
+    ['search q=olive', '/public/v1/products?q=olive'],
+    ['search q=pasta, locale it', '/public/v1/products?q=pasta&locale=it'],
+    ['detail', `/public/v1/products/${await firstHandle()}`],
+  ];
+  const bodies = await Promise.all(scenarios.map(async ([, url]) => (await fetch(`http://127.0.0.1:3902${url}`)).text()));
+  const bodiesFile = path.join(work, 'bodies.json');
+  await writeFile(bodiesFile, JSON.stringify(bodies));
+  await startServer(['--import', 'tsx', 'bench/baseline-server.ts'], 3901, { BASELINE_BODIES: bodiesFile });
+
+  const rows = [];
+  for (const [index, [name, url]] of scenarios.entries()) {
+    const vetrinaResult = await measure(`http://127.0.0.1:3902${url}`);
+    const baselineResult = await measure(`http://127.0.0.1:3901/baseline/${index}`);
+    rows.push({ name, bytes: bodies[index]!.length, vetrina: vetrinaResult, baseline: baselineResult });
+  }
+
+  console.log(`\nVetrina catalog benchmark: ${products} products, ${connections} connections, ${seconds} s per measurement, node ${process.version}`);
+  console.log(`first start (migrate + import + load): ${Math.round(firstStartMs)} ms; RSS after load: ${loadedRss} MiB\n`);
+  console.log('| scenario | body bytes | Vetrina req/s | baseline req/s | ratio | Vetrina p50 / p99 ms | baseline p50 / p99 ms | errors |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const { name, bytes, vetrina: v, baseline: b } of rows) {
+    console.log(
+      `| ${name} | ${bytes} | ${Math.round(v.requestsPerSecond)} | ${Math.round(b.requestsPerSecond)} | ${(v.requestsPerSecond / b.requestsPerSecond).toFixed(2)} | ${v.p50} / ${v.p99} | ${b.p50} / ${b.p99} | ${v.errors + b.errors} |`,
+    );
+  }
+  console.log(`\nVetrina RSS after the run: ${await rssMb(vetrina)} MiB`);
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  await rm(work, { recursive: true, force: true });
+}
+
+async function measure(url: string) {
+  const result = await autocannon({ url, connections, duration: seconds });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+async function firstHandle(): Promise<string> {
+  const response = await fetch('http://127.0.0.1:3902/public/v1/products?limit=1');
+  const body = (await response.json()) as { products: { handle: string }[] };
+  return body.products[0]!.handle;
+}
+
+async function rssMb(child: ChildProcess): Promise<number> {
+  const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+function startServer(args: string[], port: number, env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    const deadline = setTimeout(() => reject(new Error(`server on ${port} did not start`)), 300_000);
+    const poll = setInterval(() => {
+      fetch(`http://127.0.0.1:${port}/`).then(
+        () => {
+          clearInterval(poll);
+          clearTimeout(deadline);
+          resolve(child);
+        },
+        () => {},
+      );
+    }, 200);
+    child.once('exit', (code) => reject(new Error(`server on ${port} exited with ${code}`)));
+  });
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
+  });
+}

@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { McpTestClient } from '../support/mcp-client.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+describe('POST /mcp: read-only product discovery', () => {
+  let testApp: TestApp;
+  let base: string;
+  before(async () => {
+    testApp = await startTestApp();
+    base = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(() => testApp.close());
+
+  for (const pinCurrent of [false, true]) {
+    describe(pinCurrent ? 'client pinned to 2026-07-28' : 'client on 2025-11-25 (SDK default)', () => {
+      let mcp: McpTestClient;
+      before(async () => {
+        mcp = await McpTestClient.connect(`${base}/mcp`, { pinCurrent });
+      });
+      after(() => mcp.close());
+
+      it('negotiates the expected protocol revision', () => {
+        assert.equal(mcp.client.getNegotiatedProtocolVersion(), pinCurrent ? '2026-07-28' : '2025-11-25');
+      });
+
+      it('lists exactly the three discovery tools, all read-only with both schemas', async () => {
+        const { tools } = await mcp.client.listTools();
+        assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get_product', 'list_markets', 'search_catalog']);
+        for (const tool of tools) {
+          assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
+          assert.equal(tool.annotations?.destructiveHint, false, tool.name);
+          assert.ok(tool.outputSchema, tool.name);
+          assert.ok((tool.description ?? '').length > 80, `${tool.name} needs a description an agent can act on`);
+        }
+      });
+
+      it('search_catalog returns what GET /public/v1/products returns', async () => {
+        const viaMcp = await mcp.call('search_catalog', { query: 'caffe', country: 'DE', limit: 3 });
+        const viaRest = await testApp.app.inject({ url: '/public/v1/products?q=caffe&country=DE&limit=3' });
+        assert.equal(viaMcp.isError, false);
+        const { request_id: _a, ...mcpBody } = viaMcp.data;
+        const { request_id: _b, ...restBody } = viaRest.json();
+        assert.deepEqual(mcpBody, restBody);
+        assert.ok(viaMcp.data.count > 0);
+      });
+
+      it('search_catalog pages with next_cursor', async () => {
+        const first = await mcp.call('search_catalog', { limit: 5 });
+        const second = await mcp.call('search_catalog', { limit: 5, cursor: first.data.next_cursor });
+        assert.equal(second.data.offset, 5);
+        const ids = new Set([...first.data.products, ...second.data.products].map((product: { id: string }) => product.id));
+        assert.equal(ids.size, 10);
+      });
+
+      it('get_product returns what GET /public/v1/products/{handle} returns', async () => {
+        const viaMcp = await mcp.call('get_product', { handle: 'caffe-espresso-blend', country: 'GB', locale: 'it' });
+        const viaRest = await testApp.app.inject({ url: '/public/v1/products/caffe-espresso-blend?country=GB&locale=it' });
+        assert.deepEqual(viaMcp.data.product, viaRest.json().product);
+        assert.equal(viaMcp.data.context.currency, 'GBP');
+      });
+
+      it('list_markets lists every region with its currency and countries', async () => {
+        const { data } = await mcp.call('list_markets');
+        const eu = data.regions.find((region: { id: string }) => region.id === 'reg_eu');
+        assert.equal(eu.currency, 'EUR');
+        assert.deepEqual([...eu.countries].sort(), ['AT', 'BE', 'DE', 'ES', 'FR', 'NL']);
+        assert.equal(data.regions.length, 5);
+      });
+
+      it('business failures are tool errors with the REST error codes', async () => {
+        const unknown = await mcp.call('get_product', { handle: 'no-such-product' });
+        assert.equal(unknown.isError, true);
+        assert.equal(unknown.data.error.code, 'PRODUCT_NOT_FOUND');
+        const market = await mcp.call('search_catalog', { country: 'JP' });
+        assert.equal(market.data.error.code, 'REGION_NOT_FOUND');
+        const currency = await mcp.call('get_product', { handle: 'caffe-espresso-blend', country: 'GB', currency: 'EUR' });
+        assert.equal(currency.data.error.code, 'REGION_NOT_FOUND');
+        const cursor = await mcp.call('search_catalog', { cursor: 'not-a-cursor' });
+        assert.equal(cursor.data.error.code, 'INVALID_QUERY');
+      });
+
+      it('invalid arguments are rejected before any work', async () => {
+        for (const [tool, args] of [
+          ['search_catalog', { limit: 21 }],
+          ['search_catalog', { limit: 0 }],
+          ['search_catalog', { query: 'x'.repeat(121) }],
+          ['search_catalog', { cursor: 'c'.repeat(513) }],
+          ['search_catalog', { unexpected: true }],
+          ['get_product', {}],
+          ['get_product', { handle: 'Not A Handle' }],
+          ['get_product', { handle: 'x'.repeat(201) }],
+          ['list_markets', { extra: 1 }],
+        ] as const) {
+          const outcome = await mcp.call(tool, args);
+          assert.equal(outcome.isError, true, `${tool} ${JSON.stringify(args)}`);
+        }
+      });
+
+      it('has no cart or checkout tool', async () => {
+        const names = await mcp.toolNames();
+        assert.ok(!names.some((name) => /cart|checkout|shipping|key/.test(name)), names.join());
+      });
+    });
+  }
+
+  it('GET and DELETE answer 405 (stateless server, no sessions)', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(`${base}/mcp`, { method, headers: { accept: 'text/event-stream, application/json' } });
+      assert.equal(response.status, 405, method);
+    }
+  });
+
+  for (const [header, value] of [
+    ['host', 'evil.example'],
+    ['origin', 'https://evil.example'],
+  ]) {
+    it(`403 for a ${header} outside the allow-list (DNS rebinding)`, async () => {
+      const response = await testApp.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: { [header]: value, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      });
+      assert.equal(response.statusCode, 403);
+    });
+  }
+});
+
+describe('MCP catalog tools and the catalog rate limit', () => {
+  it('tool calls count against the same per-IP window as the REST routes', async () => {
+    const testApp = await startTestApp({ catalogRateLimit: 5 });
+    try {
+      const base = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+      for (let i = 0; i < 3; i++) assert.equal((await fetch(`${base}/public/v1/products?limit=1`)).status, 200);
+      const mcp = await McpTestClient.connect(`${base}/mcp`);
+      assert.equal((await mcp.call('list_markets')).isError, false);
+      assert.equal((await mcp.call('search_catalog', { limit: 1 })).isError, false);
+      const limited = await mcp.call('get_product', { handle: 'caffe-espresso-blend' });
+      assert.equal(limited.isError, true);
+      assert.equal(limited.data.error.code, 'RATE_LIMITED');
+      assert.equal((await fetch(`${base}/public/v1/products?limit=1`)).status, 429);
+      await mcp.close();
+    } finally {
+      await testApp.close();
+    }
+  });
+});
