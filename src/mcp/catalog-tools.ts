@@ -1,4 +1,4 @@
-import { fromJsonSchema, type McpServer } from '@modelcontextprotocol/server';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { Type } from 'typebox';
 import type { CatalogService } from '../catalog/catalog-service.js';
 import { marketFields, queryFields } from '../catalog/query-schemas.js';
@@ -25,7 +25,7 @@ const MARKET_NOTE =
 /** search_catalog, get_product and list_markets: read-only discovery over the same service as REST. */
 export function registerCatalogTools(server: McpServer, deps: CatalogToolDeps, context: ToolContext): void {
   const { catalog, rateLimit, sharedSchemas } = deps;
-  const output = (name: string) => fromJsonSchema(inlineRefs(Type.Ref(name), sharedSchemas));
+  const output = (name: string) => toolSchema(inlineRefs(Type.Ref(name), sharedSchemas));
   const counted = async <T>(work: () => T) => {
     await rateLimit(context.request, context.reply);
     return work();

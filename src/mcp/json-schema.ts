@@ -6,8 +6,8 @@ import type { Static, TSchema } from 'typebox';
  * components by name (`{ $ref: 'Product' }`). This inlines those references from the
  * app's shared schemas, so a tool's output schema is exactly the REST resource.
  */
-export function inlineRefs(schema: unknown, shared: Record<string, unknown>): JsonSchemaType {
-  return resolve(schema, shared, []) as JsonSchemaType;
+export function inlineRefs<T extends TSchema>(schema: T, shared: Record<string, unknown>): T {
+  return resolve(schema, shared, []) as T;
 }
 
 function resolve(node: unknown, shared: Record<string, unknown>, trail: string[]): unknown {

@@ -104,6 +104,13 @@ describe('POST /mcp: read-only product discovery', () => {
     });
   }
 
+  it('/openapi.json documents POST /mcp and POST /mcp/sandbox with their tools', async () => {
+    const document = (await testApp.app.inject({ url: '/openapi.json' })).json();
+    assert.match(document.paths['/mcp'].post.description, /search_catalog.*get_product.*list_markets/s);
+    assert.match(document.paths['/mcp/sandbox'].post.description, /create_sandbox_key.*checkout/s);
+    assert.equal(document.paths['/mcp'].get, undefined);
+  });
+
   it('GET and DELETE answer 405 (stateless server, no sessions)', async () => {
     for (const method of ['GET', 'DELETE']) {
       const response = await fetch(`${base}/mcp`, { method, headers: { accept: 'text/event-stream, application/json' } });
@@ -114,7 +121,7 @@ describe('POST /mcp: read-only product discovery', () => {
   for (const [header, value] of [
     ['host', 'evil.example'],
     ['origin', 'https://evil.example'],
-  ]) {
+  ] as const) {
     it(`403 for a ${header} outside the allow-list (DNS rebinding)`, async () => {
       const response = await testApp.app.inject({
         method: 'POST',

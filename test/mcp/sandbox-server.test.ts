@@ -1,0 +1,222 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { McpTestClient } from '../support/mcp-client.js';
+import { startSandboxApp, VALID_ADDRESS, type SandboxTestApp } from '../sandbox/support.js';
+
+const CART_TOOLS = [
+  'add_to_cart',
+  'checkout',
+  'create_cart',
+  'get_cart',
+  'list_shipping_options',
+  'remove_from_cart',
+  'select_shipping_option',
+  'set_shipping_address',
+];
+
+describe('POST /mcp/sandbox: simulated cart and checkout tools', () => {
+  let sandbox: SandboxTestApp;
+  let url: string;
+  const clients: McpTestClient[] = [];
+  const connect = async (options: { token?: string; pinCurrent?: boolean } = {}) => {
+    const client = await McpTestClient.connect(url, options);
+    clients.push(client);
+    return client;
+  };
+
+  before(async () => {
+    sandbox = await startSandboxApp();
+    url = `${await sandbox.app.listen({ port: 0, host: '127.0.0.1' })}/mcp/sandbox`;
+  });
+  after(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await sandbox.close();
+  });
+
+  it('lists the catalog tools, create_sandbox_key and every cart tool', async () => {
+    const mcp = await connect();
+    assert.deepEqual(await mcp.toolNames(), [...CART_TOOLS, 'create_sandbox_key', 'get_product', 'list_markets', 'search_catalog'].sort());
+    const { tools } = await mcp.client.listTools();
+    for (const tool of tools) {
+      assert.ok(tool.outputSchema, `${tool.name} has an outputSchema`);
+      assert.equal(typeof tool.annotations?.readOnlyHint, 'boolean', `${tool.name} says whether it is read-only`);
+    }
+    assert.match(mcp.client.getInstructions() ?? '', /create_sandbox_key[\s\S]*checkout/);
+  });
+
+  for (const pinCurrent of [false, true]) {
+    it(`walks the whole flow through MCP alone and ends where REST says the cart is (${pinCurrent ? '2026-07-28' : '2025-11-25'})`, async () => {
+      const anonymous = await connect({ pinCurrent });
+      const key = await anonymous.call('create_sandbox_key', {});
+      assert.equal(key.isError, false);
+      assert.deepEqual(key.data.scopes, ['catalog:read', 'cart:write', 'checkout:create']);
+      const token: string = key.data.access_token;
+
+      const agent = await connect({ token, pinCurrent });
+      const search = await agent.call('search_catalog', { query: 'olive oil' });
+      const handle = search.data.products[0].handle;
+      const product = await agent.call('get_product', { handle });
+      const variantId = product.data.product.variants[0].id;
+      const otherVariant = await sandbox.variantId('TEN');
+
+      const cart = await agent.call('create_cart', { currency: 'EUR', idempotency_key: `flow-${pinCurrent}` });
+      assert.equal(cart.isError, false);
+      const cartId = cart.data.id;
+      await agent.call('add_to_cart', { cart_id: cartId, variant_id: variantId, quantity: 2 });
+      const withTwo = await agent.call('add_to_cart', { cart_id: cartId, variant_id: otherVariant, quantity: 3 });
+      assert.equal(withTwo.data.items.length, 2);
+      const removed = await agent.call('remove_from_cart', { cart_id: cartId, variant_id: otherVariant });
+      assert.deepEqual(removed.data.items.map((item: { variant_id: string }) => item.variant_id), [variantId]);
+      await agent.call('set_shipping_address', { cart_id: cartId, address: VALID_ADDRESS });
+      const options = await agent.call('list_shipping_options', { cart_id: cartId });
+      assert.equal(options.data.options[0].id, 'sandbox_standard');
+      await agent.call('select_shipping_option', { cart_id: cartId, shipping_option_id: 'sandbox_standard' });
+      const checkout = await agent.call('checkout', { cart_id: cartId, idempotency_key: `pay-${pinCurrent}` });
+
+      assert.equal(checkout.isError, false);
+      assert.equal(checkout.data.status, 'ready_for_checkout');
+      assert.equal(checkout.data.checkout_url, null);
+      assert.deepEqual(checkout.data.totals, { item_total: 33, shipping_total: 4.9, grand_total: 37.9 });
+
+      const viaRest = await sandbox.call(token, 'POST', `/sandbox/v1/carts/${cartId}/checkout`, undefined, { 'idempotency-key': 'rest' });
+      assert.equal(viaRest.statusCode, 200);
+      assert.deepEqual(checkout.data, viaRest.data);
+      const viaGet = await agent.call('get_cart', { cart_id: cartId });
+      const { status: _status, checkout_url: _url, ...cartFields } = checkout.data;
+      assert.deepEqual(viaGet.data, cartFields);
+    });
+  }
+
+  it('an idempotent create_cart retried returns the same cart; other arguments under the key are a mismatch', async () => {
+    const agent = await connect({ token: await sandbox.newKey() });
+    const first = await agent.call('create_cart', { idempotency_key: 'once' });
+    const again = await agent.call('create_cart', { idempotency_key: 'once' });
+    assert.equal(again.data.id, first.data.id);
+    const other = await agent.call('create_cart', { idempotency_key: 'once', currency: 'GBP' });
+    assert.equal(other.isError, true);
+    assert.equal(other.data.error, 'sandbox_idempotency_mismatch');
+  });
+
+  it('cart tools without a key, with the public key or without a scope are tool errors naming the scope', async () => {
+    const anonymous = await connect();
+    const publicKey = await connect({ token: sandbox.config.sandbox.publicKey });
+    const cartOnly = await connect({ token: await sandbox.newKey(['cart:write']) });
+    const readOnly = await connect({ token: await sandbox.newKey(['catalog:read']) });
+    const badToken = await connect({ token: 'sbx_test_this_key_does_not_exist_anywhere' });
+
+    for (const client of [anonymous, badToken]) {
+      const outcome = await client.call('create_cart', {});
+      assert.equal(outcome.isError, true);
+      assert.equal(outcome.data.error, 'sandbox_unauthorized');
+      assert.equal(outcome.data.scope, 'cart:write');
+    }
+    for (const client of [publicKey, readOnly]) {
+      const outcome = await client.call('create_cart', {});
+      assert.equal(outcome.data.error, 'sandbox_insufficient_scope');
+      assert.equal(outcome.data.scope, 'cart:write');
+    }
+    const cart = await cartOnly.call('create_cart', {});
+    const checkout = await cartOnly.call('checkout', { cart_id: cart.data.id });
+    assert.equal(checkout.data.error, 'sandbox_insufficient_scope');
+    assert.equal(checkout.data.scope, 'checkout:create');
+
+    assert.equal((await publicKey.call('search_catalog', { query: 'olive' })).isError, false);
+    assert.equal((await anonymous.call('list_markets')).isError, false);
+  });
+
+  it("another key's cart is sandbox_not_found on every cart tool", async () => {
+    const owner = await connect({ token: await sandbox.newKey() });
+    const stranger = await connect({ token: await sandbox.newKey() });
+    const cartId = (await owner.call('create_cart', {})).data.id;
+    const variantId = await sandbox.variantId('OIL');
+    const calls: [string, Record<string, unknown>][] = [
+      ['get_cart', {}],
+      ['add_to_cart', { variant_id: variantId, quantity: 1 }],
+      ['remove_from_cart', { variant_id: variantId }],
+      ['set_shipping_address', { address: VALID_ADDRESS }],
+      ['list_shipping_options', {}],
+      ['select_shipping_option', { shipping_option_id: 'sandbox_standard' }],
+      ['checkout', {}],
+    ];
+    for (const [tool, args] of calls) {
+      const outcome = await stranger.call(tool, { cart_id: cartId, ...args });
+      assert.equal(outcome.data.error, 'sandbox_not_found', tool);
+    }
+    assert.equal((await owner.call('get_cart', { cart_id: cartId })).isError, false);
+  });
+
+  it('business rules answer with the REST error strings', async () => {
+    const agent = await connect({ token: await sandbox.newKey() });
+    const cartId = (await agent.call('create_cart', {})).data.id;
+    for (const sku of ['SOLD-OUT', 'DRAFT', 'WEIGHTED']) {
+      const outcome = await agent.call('add_to_cart', { cart_id: cartId, variant_id: await sandbox.variantId(sku), quantity: 1 });
+      assert.equal(outcome.data.error, 'sandbox_variant_not_purchasable', sku);
+    }
+    const incomplete = await agent.call('checkout', { cart_id: cartId });
+    assert.equal(incomplete.data.error, 'sandbox_cart_incomplete');
+    assert.match(incomplete.data.message, /item/);
+  });
+
+  it('invalid arguments are rejected by each tool', async () => {
+    const agent = await connect({ token: await sandbox.newKey() });
+    const cartId = (await agent.call('create_cart', {})).data.id;
+    const oil = await sandbox.variantId('OIL');
+    const invalid: [string, Record<string, unknown>][] = [
+      ['create_sandbox_key', { scopes: ['admin'] }],
+      ['create_sandbox_key', { scopes: ['cart:write', 'cart:write'] }],
+      ['create_cart', { currency: 'eur' }],
+      ['create_cart', { idempotency_key: '' }],
+      ['get_cart', {}],
+      ['add_to_cart', { cart_id: cartId, variant_id: oil, quantity: 0 }],
+      ['add_to_cart', { cart_id: cartId, variant_id: oil, quantity: 100 }],
+      ['add_to_cart', { cart_id: cartId, variant_id: oil, quantity: 1.5 }],
+      ['add_to_cart', { cart_id: cartId, variant_id: 'v'.repeat(129), quantity: 1 }],
+      ['remove_from_cart', { cart_id: cartId }],
+      ['set_shipping_address', { cart_id: cartId, address: { ...VALID_ADDRESS, country: 'ITA' } }],
+      ['set_shipping_address', { cart_id: cartId, address: { ...VALID_ADDRESS, extra: 1 } }],
+      ['list_shipping_options', { cart_id: cartId, extra: 1 }],
+      ['select_shipping_option', { cart_id: cartId, shipping_option_id: 'express' }],
+      ['checkout', { cart_id: cartId, idempotency_key: 'k'.repeat(256) }],
+    ];
+    for (const [tool, args] of invalid) {
+      const outcome = await agent.call(tool, args);
+      assert.equal(outcome.isError, true, `${tool} ${JSON.stringify(args)}`);
+    }
+    const untouched = await agent.call('get_cart', { cart_id: cartId });
+    assert.deepEqual(untouched.data.items, []);
+    assert.equal(untouched.data.shipping_address, undefined);
+  });
+});
+
+describe('/mcp/sandbox limits', () => {
+  it('cart tools count against the REST cart limit of the key', async () => {
+    const sandbox = await startSandboxApp({ config: { sandbox: { cartRateLimit: 3 } } });
+    try {
+      const url = `${await sandbox.app.listen({ port: 0, host: '127.0.0.1' })}/mcp/sandbox`;
+      const token = await sandbox.newKey();
+      const cart = await sandbox.newCart(token);
+      const agent = await McpTestClient.connect(url, { token });
+      assert.equal((await agent.call('get_cart', { cart_id: cart.id })).isError, false);
+      assert.equal((await agent.call('get_cart', { cart_id: cart.id })).isError, false);
+      const limited = await agent.call('get_cart', { cart_id: cart.id });
+      assert.equal(limited.data.error, 'sandbox_rate_limited');
+      assert.equal((await sandbox.call(token, 'GET', `/sandbox/v1/carts/${cart.id}`)).statusCode, 429);
+      await agent.close();
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('cart tools answer sandbox_disabled when the sandbox is switched off, catalog tools still work', async () => {
+    const sandbox = await startSandboxApp({ config: { sandbox: { enabled: false } } });
+    try {
+      const url = `${await sandbox.app.listen({ port: 0, host: '127.0.0.1' })}/mcp/sandbox`;
+      const agent = await McpTestClient.connect(url);
+      assert.equal((await agent.call('create_sandbox_key')).data.error, 'sandbox_disabled');
+      assert.equal((await agent.call('list_markets')).isError, false);
+      await agent.close();
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
