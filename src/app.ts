@@ -4,13 +4,18 @@ import { catalogSchemas } from './catalog/schemas.js';
 import { mcpPlugin } from './mcp/mcp-plugin.js';
 import { seedEmptyStore } from './catalog/seed.js';
 import type { Config } from './config.js';
-import { errorHandler } from './http/error-handler.js';
+import { errorHandler, frameworkErrorHandler } from './http/error-handler.js';
 import { openapi } from './http/openapi.js';
 import { rateLimits } from './http/rate-limit.js';
 import { requestIdFor, requestIdHeader } from './http/request-id.js';
-import { buildValidatorCompiler } from './http/validation.js';
+import { createValidatorCompilerFactory } from './http/validation.js';
 import { openStore, type Store } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
+import { metricsPlugin } from './operations/metrics-plugin.js';
+import { operationsPlugin } from './operations/operations-plugin.js';
+import { redisPlugin } from './redis/redis-plugin.js';
+import { sandboxPlugin } from './sandbox/sandbox-plugin.js';
+import { sandboxSchemas } from './sandbox/schemas.js';
 
 export interface AppOptions {
   config: Config;
@@ -18,6 +23,8 @@ export interface AppOptions {
   store?: Store;
   /** Pino options or false; defaults to the configured level. */
   logger?: boolean | object;
+  /** The time source of sandbox key, cart and idempotency expiry; tests move it on. */
+  clock?: () => Date;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -31,24 +38,39 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     genReqId: requestIdFor,
+    trustProxy: config.trustProxy,
+    // Shutdown: idle keep-alive connections are closed at once and requests arriving on
+    // busy ones get 503, so only in-flight requests hold the drain (Fastify's defaults, on purpose).
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Fastify types this factory for its own Ajv pool; ours returns a compiler of the same shape.
-    schemaController: { compilersFactory: { buildValidator: buildValidatorCompiler as never } },
+    schemaController: { compilersFactory: { buildValidator: createValidatorCompilerFactory() as never } },
   });
+  // Response schemas document the contract and the tests check every body against
+  // them; serialising with them is slow for the contract's nullable unions (the
+  // serializer validates each anyOf branch at run time), and the render functions
+  // already build exactly the contract's shapes.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   const store = options.store ?? openStore(config);
   if (!options.store) app.addHook('onClose', async () => store.close());
   await migrateToLatest(store.db);
   await seedEmptyStore(store.db, config.catalogSeed, app.log);
 
-  for (const schema of catalogSchemas) app.addSchema(schema);
+  for (const schema of [...catalogSchemas, ...sandboxSchemas]) app.addSchema(schema);
 
   await app.register(openapi, { config });
   await app.register(errorHandler);
   await app.register(requestIdHeader);
+  await app.register(metricsPlugin);
+  await app.register(redisPlugin, { config });
   await app.register(rateLimits);
   await app.register(catalogPlugin, { config, store });
+  await app.register(sandboxPlugin, { config, store, clock: options.clock ?? (() => new Date()) });
   await app.register(mcpPlugin, { config });
+  await app.register(operationsPlugin, { config, store });
   return app;
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /**
@@ -13,6 +14,15 @@ export interface Config {
   databaseUrl: string | undefined;
   databasePoolSize: number;
   redisUrl: string | undefined;
+  /** Starts every Redis key and channel name, so several deployments can share one Redis. */
+  redisKeyPrefix: string;
+  /**
+   * Fastify's `trustProxy`: the proxy addresses/CIDRs whose X-Forwarded-For names the
+   * client. `false`: the socket address is the client.
+   */
+  trustProxy: string[] | false;
+  /** When set, GET /metrics answers only `Authorization: Bearer <metricsToken>`. */
+  metricsToken: string | undefined;
   logLevel: string;
   publicBaseUrl: string;
   storefrontUrl: string;
@@ -68,6 +78,9 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: read.optionalUrl('DATABASE_URL', ['postgres:', 'postgresql:']),
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, 1, 200),
     redisUrl: read.optionalUrl('REDIS_URL', ['redis:', 'rediss:']),
+    redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'vetrina:'),
+    trustProxy: read.trustProxy('TRUST_PROXY'),
+    metricsToken: read.optionalSecret('METRICS_TOKEN', 16),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     publicBaseUrl,
     storefrontUrl: read.url('STOREFRONT_URL', publicBaseUrl),
@@ -89,6 +102,18 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+const TRUST_EVERYONE = new Set(['true', 'yes', 'on', '*', 'all', 'any', 'everything', '0.0.0.0/0', '::/0']);
+const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_ADDRESS_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 /** Loopback names, the bound host unless it is a wildcard, and the public host. */
@@ -161,6 +186,47 @@ class EnvReader {
       return undefined;
     }
     return value;
+  }
+
+  optionalSecret(name: string, minLength: number): string | undefined {
+    const value = this.raw(name);
+    if (value !== undefined && value.length < minLength) {
+      this.problems.push(`${name} must be at least ${minLength} characters long`);
+      return undefined;
+    }
+    return value;
+  }
+
+  /**
+   * Comma-separated proxy addresses/CIDRs, or proxy-addr's `loopback`, `linklocal`,
+   * `uniquelocal`. Trusting every sender would let any client choose its own address,
+   * and so its own rate-limit window: that is refused outright. So is a hop count: it
+   * trusts whoever connects, so a client reaching an instance directly could choose its
+   * address too (Fastify 5.12.1 stopped honouring hop counts for that reason; it now
+   * silently trusts nobody, which would put every client behind the proxy in one window).
+   */
+  trustProxy(name: string): string[] | false {
+    const value = this.raw(name);
+    if (value === undefined) return false;
+    if (/^\d+$/.test(value)) {
+      this.problems.push(
+        `${name}="${value}": hop counts are not supported, since they trust whoever connects directly; set the load balancer's addresses or CIDRs (e.g. 10.0.0.0/8, or uniquelocal for every private network)`,
+      );
+      return false;
+    }
+    const entries = this.list(name, []);
+    if (entries.some((entry) => TRUST_EVERYONE.has(entry))) {
+      this.problems.push(
+        `${name}="${value}" would trust X-Forwarded-For from every client, so any client could pick its own address; set the number of proxy hops (e.g. 1) or the load balancer's addresses or CIDRs`,
+      );
+      return false;
+    }
+    const invalid = entries.filter((entry) => !isProxyAddress(entry));
+    if (entries.length === 0 || invalid.length > 0) {
+      this.problems.push(`${name} must be comma-separated IP addresses or CIDRs (not understood: "${invalid.join('", "') || value}")`);
+      return false;
+    }
+    return entries;
   }
 
   list(name: string, fallback: string[]): string[] {

@@ -18,8 +18,8 @@ async function main(): Promise<void> {
 
   const started = performance.now();
   const app = await buildApp({ config });
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info({ ms: Math.round(performance.now() - started), url: config.publicBaseUrl }, 'Vetrina is ready');
+  const address = await app.listen({ port: config.port, host: config.host });
+  app.log.info({ ms: Math.round(performance.now() - started), address, url: config.publicBaseUrl }, 'Vetrina is ready');
 
   let stopping = false;
   const stop = (signal: string) => {

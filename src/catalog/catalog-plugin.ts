@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
+import { followCatalogChanges } from './catalog-change-feed.js';
 import { CatalogService } from './catalog-service.js';
 import { CatalogReadModel } from './read-model/read-model.js';
 import { getProductRoute } from './routes/get-product.js';
@@ -24,6 +25,7 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
     await readModel.load();
     readModel.startWatching(config.catalogPollMs);
     app.addHook('onClose', async () => readModel.stopWatching());
+    if (app.redis) followCatalogChanges(app.redis, readModel, app.log);
 
     const catalog = new CatalogService(readModel, config.storefrontUrl);
     app.decorate('catalogReadModel', readModel);
@@ -41,5 +43,5 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
     listProductsRoute(app, catalog, rateLimit);
     getProductRoute(app, catalog, rateLimit);
   },
-  { name: 'catalog', dependencies: ['rate-limits'] },
+  { name: 'catalog', dependencies: ['rate-limits', 'redis'] },
 );

@@ -35,7 +35,7 @@ export const queryFields = {
     Type.String({
       maxLength: 120,
       description:
-        'Free text over the title (in the requested locale) and the handle. Case- and accent-insensitive, matches word prefixes. Results are ordered by relevance: exact handle, then title prefix or whole-word matches, then partial matches; ties newest first.',
+        'Free text over the title (in the requested locale) and the handle. Case- and accent-insensitive, matches word prefixes. Results are ordered by relevance: exact handle, then titles containing every query word as a whole word, then partial (word-prefix) matches; ties newest first.',
     }),
   ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 10, description: 'Page size, 1 to 20.' })),

@@ -9,10 +9,10 @@ import { Type, type TSchema } from 'typebox';
 const nullable = <T extends TSchema>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
 
-export const PublicApiErrorCode = Type.Union(
-  ['REGION_NOT_FOUND', 'PRODUCT_NOT_FOUND', 'INVALID_HANDLE', 'INVALID_QUERY', 'RATE_LIMITED', 'INTERNAL_ERROR'].map(
-    (code) => Type.Literal(code),
-  ),
+/** A plain `enum` (not a union of consts), so that clients and generators read it as the list of codes (decision 2). */
+export const PublicApiErrorCode = Type.Enum(
+  ['REGION_NOT_FOUND', 'PRODUCT_NOT_FOUND', 'INVALID_HANDLE', 'INVALID_QUERY', 'RATE_LIMITED', 'INTERNAL_ERROR'],
+  { type: 'string' },
 );
 
 export const Price = Type.Object(

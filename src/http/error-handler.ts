@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isStoreUnavailable } from '../store/store-unavailable.js';
 import { HttpProblem } from './problem.js';
 
 /**
@@ -27,6 +28,28 @@ export const errorHandler = fp(
   },
   { name: 'error-handler' },
 );
+
+/**
+ * Errors Fastify raises while routing (a malformed percent-encoding, a path parameter
+ * longer than `maxParamLength`) skip the hooks and the error handler, so they would
+ * otherwise go out as Fastify's own body without a request id. Decision 8: anything in
+ * the product path that is not a handle is INVALID_HANDLE.
+ */
+export function frameworkErrorHandler(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  const code = isSandbox(request)
+    ? 'sandbox_invalid_request'
+    : request.url.startsWith('/public/v1/products/')
+      ? 'INVALID_HANDLE'
+      : 'INVALID_QUERY';
+  void sendProblem(
+    request,
+    reply,
+    new HttpProblem(400, code, 'The request path is malformed or too long.', {
+      hint: 'Percent-encode the path correctly; handles are 1 to 200 lowercase letters, digits and single hyphens.',
+    }),
+  );
+}
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: HttpProblem): FastifyReply {
   const { retryAfter, headers } = problem.details;
@@ -59,13 +82,25 @@ function isSandbox(request: FastifyRequest): boolean {
   return request.url.startsWith('/sandbox/') || request.url === '/sandbox' || request.url.startsWith('/sandbox?');
 }
 
-/** Fastify's own 4xx errors (bad JSON, body too large, wrong media type) keep their status. */
+/** How long a sandbox client is asked to wait while the store is unreachable. */
+const STORE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Fastify's own 4xx errors (bad JSON, body too large, wrong media type) keep their status.
+ * An unreachable store is 503 with Retry-After on the sandbox, the only surface that
+ * reads the store per request; anywhere else it stays a 500 INTERNAL_ERROR (contract 7).
+ */
 function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
   const status = error.statusCode ?? 500;
   const sandbox = isSandbox(request);
   if (status >= 400 && status < 500) {
     return new HttpProblem(status, sandbox ? 'sandbox_invalid_request' : 'INVALID_QUERY', error.message, {
       hint: 'Check the request against /openapi.json.',
+    });
+  }
+  if (sandbox && isStoreUnavailable(error)) {
+    return new HttpProblem(503, 'sandbox_unavailable', 'The sandbox store is unreachable; retry shortly.', {
+      retryAfter: STORE_RETRY_AFTER_SECONDS,
     });
   }
   return new HttpProblem(500, sandbox ? 'sandbox_internal_error' : 'INTERNAL_ERROR', 'A temporary failure occurred.', {

@@ -4,6 +4,13 @@ import type { Config } from '../config.js';
 
 export const CONTRACT_VERSION = '1.0.0';
 
+declare module 'fastify' {
+  interface FastifySchema {
+    /** Documents the request body as optional; Fastify itself validates a missing body as the route decides. */
+    'x-optional-body'?: boolean;
+  }
+}
+
 /**
  * `/openapi.json` is generated from the route schemas themselves, so the document and
  * the validation cannot drift. Shared schemas keep their contract names as component
@@ -25,8 +32,26 @@ export const openapi = fp<{ config: Config }>(
           { name: 'catalog', description: 'Public, keyless, read-only catalog.' },
           { name: 'sandbox', description: 'Simulated cart and checkout with short-lived bearer keys.' },
           { name: 'discovery', description: 'Machine-readable contract and MCP servers.' },
+          { name: 'operations', description: 'Liveness, readiness and metrics, for orchestrators and monitoring; never rate limited.' },
         ],
+        components: {
+          securitySchemes: {
+            sandboxBearer: {
+              type: 'http',
+              scheme: 'bearer',
+              description:
+                'A sandbox key from POST /sandbox/v1/keys (`sbx_test_...`), sent as `Authorization: Bearer <access_token>`. The scopes listed on an operation are the ones it needs.',
+            },
+            metricsBearer: {
+              type: 'http',
+              scheme: 'bearer',
+              description: "The server's METRICS_TOKEN, required by GET /metrics when the server sets one.",
+            },
+          },
+        },
       },
+      transformObject: (documentObject) =>
+        'openapiObject' in documentObject ? markOptionalBodies(documentObject.openapiObject) : documentObject.swaggerObject,
       convertConstToEnum: false,
       refResolver: {
         buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
@@ -47,3 +72,17 @@ export const openapi = fp<{ config: Config }>(
   },
   { name: 'openapi' },
 );
+
+type Operation = { requestBody?: { required?: boolean }; 'x-optional-body'?: boolean };
+
+/** @fastify/swagger marks every request body required; routes flagged `x-optional-body` take none too. */
+function markOptionalBodies<T extends { paths?: object }>(document: T): T {
+  for (const item of Object.values(document.paths ?? {}) as Record<string, Operation>[]) {
+    for (const operation of Object.values(item ?? {})) {
+      if (!operation?.['x-optional-body']) continue;
+      delete operation['x-optional-body'];
+      if (operation.requestBody) operation.requestBody.required = false;
+    }
+  }
+  return document;
+}

@@ -2,6 +2,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpProblem } from './problem.js';
+import { redisStoreWithLocalFallback } from './rate-limit-store.js';
 
 export interface RateLimitRule {
   /** Names the counter; rules with different names never share a window. */
@@ -29,10 +30,16 @@ declare module 'fastify' {
  * (and the MCP tools mirroring them) share one window per client. Counting and storage
  * are @fastify/rate-limit's; this adds the IETF draft headers (RateLimit-Reset in
  * delta-seconds, equal to Retry-After on a 429) and the surface's error envelope.
+ * With Redis the counters are shared by all instances (decision 7).
  */
 export const rateLimits = fp(
   async (app: FastifyInstance) => {
-    await app.register(fastifyRateLimit, { global: false, skipOnError: true });
+    const { redis, metrics } = app;
+    await app.register(fastifyRateLimit, {
+      global: false,
+      skipOnError: true,
+      ...(redis && { store: redisStoreWithLocalFallback(redis, app.log, () => metrics.rateLimitFallbacks.inc()) }),
+    });
 
     app.decorate('defineRateLimit', (rule: RateLimitRule): RateLimitCheck => {
       if (rule.max <= 0) return async () => {};
@@ -49,6 +56,7 @@ export const rateLimits = fp(
         reply.header('ratelimit-remaining', result.remaining);
         reply.header('ratelimit-reset', reset);
         if (result.isExceeded) {
+          metrics.rateLimitRejections.inc({ limit: rule.name });
           throw new HttpProblem(429, rule.code, rule.message, {
             hint: `Wait ${reset} seconds before retrying.`,
             retryAfter: reset,
@@ -57,5 +65,5 @@ export const rateLimits = fp(
       };
     });
   },
-  { name: 'rate-limits' },
+  { name: 'rate-limits', dependencies: ['metrics', 'redis'] },
 );

@@ -2,8 +2,10 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { Type, type TSchema } from 'typebox';
 import { sandboxErrorBody } from '../http/error-handler.js';
 import { HttpProblem } from '../http/problem.js';
-import { requireScope, type SandboxPrincipal } from '../sandbox/auth.js';
+import { admitCartCall } from '../sandbox/admission.js';
+import type { SandboxPrincipal } from '../sandbox/auth.js';
 import { sandboxDisabled } from '../sandbox/errors.js';
+import { recordCall } from '../sandbox/recorded-call.js';
 import type { SandboxServices } from '../sandbox/sandbox-plugin.js';
 import { SandboxAddress, SandboxKeyRequest, SandboxKeyResponse, SandboxShippingOptions } from '../sandbox/schemas.js';
 import { CART_SCOPE, CHECKOUT_SCOPE, type Scope } from '../sandbox/scopes.js';
@@ -47,15 +49,8 @@ export function registerSandboxTools(server: McpServer, deps: SandboxToolDeps, c
       return work();
     });
 
-  /** Authenticates, checks the scope (the explicit routes' 401 rule) and counts the call against the key's limit. */
-  const principalFor = async (scope: Scope): Promise<SandboxPrincipal> => {
-    const { request, reply } = context;
-    const principal = await sandbox.authenticate(request.headers.authorization, scope);
-    request.sandboxPrincipal = principal;
-    await sandbox.rateLimits.carts(request, reply);
-    requireScope(principal, scope, 401);
-    return principal;
-  };
+  const principalFor = (scope: Scope): Promise<SandboxPrincipal> =>
+    admitCartCall(sandbox, context.request, context.reply, scope);
 
   /**
    * Runs through the idempotency store when the agent sent a key, like the REST POSTs:
@@ -70,14 +65,7 @@ export function registerSandboxTools(server: McpServer, deps: SandboxToolDeps, c
   ): Promise<object> => {
     if (key === undefined) return work();
     const scope = { keyId: principal.keyId, idempotencyKey: key, method: 'MCP', path: `tools/${tool}` };
-    const outcome = await sandbox.runIdempotently(scope, args, async () => {
-      try {
-        return { statusCode: 200, body: JSON.stringify(await work()), headers: {} };
-      } catch (error) {
-        if (!(error instanceof HttpProblem) || error.statusCode >= 500) throw error;
-        return { statusCode: error.statusCode, body: JSON.stringify(sandboxErrorBody(error)), headers: {} };
-      }
-    });
+    const outcome = await sandbox.runIdempotently(scope, args, () => recordCall(200, work));
     const body = JSON.parse(outcome.body) as { error: string; message: string; scope?: string };
     if (outcome.statusCode >= 400) {
       throw new HttpProblem(outcome.statusCode, body.error, body.message, body.scope ? { scope: body.scope } : {});

@@ -21,12 +21,22 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'databasePoolSize
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
       max: config.databasePoolSize,
+      // A request waits at most this long for a connection before it fails (503 on the sandbox).
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30_000,
+      // The server cancels a runaway statement; the client gives up a little later on a
+      // connection that went silent (a dead peer answers nothing, not even the cancel).
       statement_timeout: 10_000,
+      query_timeout: 15_000,
+      keepAlive: true,
+      application_name: 'vetrina',
     });
-    // An idle client losing its connection must not crash the process; the pool replaces it.
+    // A client losing its connection emits 'error', which would crash the process
+    // unhandled: the pool handles idle clients ('error' on the pool) and drops them;
+    // a client in use also fails its query, which is what the caller sees (a 503 on the
+    // sandbox), and the pool drops it when it is released.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

@@ -1,10 +1,12 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, PostgresAdapter, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database.js';
 import * as catalog from './migrations/0001-catalog.js';
+import * as sandbox from './migrations/0002-sandbox.js';
 
 /** Migrations live in code so the same list runs from `src` (tsx) and from `dist`. */
 const migrations: Record<string, Migration> = {
   '0001-catalog': catalog,
+  '0002-sandbox': sandbox,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -14,10 +16,22 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  * whole run, so instances starting together migrate once and the others wait.
  */
 export async function migrateToLatest(db: Db): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const migrationTableSchema = await postgresSchemaOf(db);
+  const { error, results } = await new Migrator({ db, provider, migrationTableSchema }).migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
   }
+}
+
+/**
+ * Kysely looks for its migration tables in every schema unless told which one, so a
+ * database holding another Vetrina schema (another deployment, or a parallel test)
+ * would make it skip creating its own and fail. The schema `search_path` selects is ours.
+ */
+async function postgresSchemaOf(db: Db): Promise<string | undefined> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema;
 }

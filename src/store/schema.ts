@@ -87,7 +87,9 @@ export interface CatalogStateTable {
 
 export interface SandboxKeyTable {
   id: string;
+  /** Hex SHA-256 of the token; the token itself is never stored. */
   token_hash: string;
+  /** Space-separated, as in an OAuth `scope` value. */
   scopes: string;
   created_at: string;
   expires_at: string;
@@ -99,6 +101,8 @@ export interface SandboxCartTable {
   currency: string;
   /** JSON: the cart's items, address and shipping option; prices are never stored. */
   state: string;
+  /** Grows with every change; an update applies only to the revision it read (optimistic concurrency). */
+  revision: number;
   created_at: string;
   updated_at: string;
   expires_at: string;
@@ -110,6 +114,8 @@ export interface SandboxIdempotencyTable {
   method: string;
   path: string;
   request_hash: string;
+  /** Random per claim, so a request only ever completes or releases its own claim. */
+  claim_id: string;
   /** null while the first request is still being processed. */
   status_code: number | null;
   response_body: string | null;

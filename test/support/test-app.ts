@@ -4,6 +4,7 @@ import pg from 'pg';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import { loadConfig, type Config, type SandboxConfig } from '../../src/config.js';
 import { openStore, type Store } from '../../src/store/database.js';
+import { deleteRedisKeys, uniqueRedisPrefix } from './redis-keys.js';
 
 export interface TestConfigOverrides extends Partial<Omit<Config, 'sandbox'>> {
   sandbox?: Partial<SandboxConfig>;
@@ -16,19 +17,29 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions extends Partial<AppOptions> {
+  /** Runs after the app is built and before it is ready: the last moment to add routes or hooks. */
+  beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+}
+
 /**
  * The service as tests use it: on SQLite in memory, or, when DATABASE_URL is set (the
- * PostgreSQL CI pass), on a fresh schema of that database that is dropped on close.
+ * production CI pass), on a fresh schema of that database that is dropped on close; and
+ * when REDIS_URL is set, under a Redis key prefix of its own whose keys are deleted on
+ * close. A test that passes `databaseUrl` or `redisKeyPrefix` owns that schema or prefix.
  * Rate limits are off unless a test sets them, so tests do not throttle each other.
  */
-export async function startTestApp(overrides: TestConfigOverrides = {}, options: Partial<AppOptions> = {}): Promise<TestApp> {
+export async function startTestApp(overrides: TestConfigOverrides = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  const { beforeReady, ...appOptions } = options;
   const base = loadConfig();
-  const schema = base.databaseUrl ? await createSchema(base.databaseUrl) : undefined;
+  const schema = base.databaseUrl && !('databaseUrl' in overrides) ? await createSchema(base.databaseUrl) : undefined;
+  const redisPrefix = base.redisUrl && !('redisKeyPrefix' in overrides) ? uniqueRedisPrefix() : undefined;
   const config: Config = {
     ...base,
     dataDir: ':memory:',
     sqlitePath: ':memory:',
     databaseUrl: schema?.url,
+    redisKeyPrefix: redisPrefix ?? base.redisKeyPrefix,
     catalogRateLimit: 0,
     catalogSeed: 'demo',
     catalogPollMs: 60_000,
@@ -36,7 +47,8 @@ export async function startTestApp(overrides: TestConfigOverrides = {}, options:
     sandbox: { ...base.sandbox, keyRateLimit: 0, cartRateLimit: 0, ...overrides.sandbox },
   };
   const store = openStore(config);
-  const app = await buildApp({ config, store, logger: false, ...options });
+  const app = await buildApp({ config, store, logger: false, ...appOptions });
+  await beforeReady?.(app);
   await app.ready();
   return {
     app,
@@ -46,6 +58,7 @@ export async function startTestApp(overrides: TestConfigOverrides = {}, options:
       await app.close();
       await store.close();
       await schema?.drop();
+      if (redisPrefix) await deleteRedisKeys(base.redisUrl!, redisPrefix);
     },
   };
 }

@@ -57,7 +57,7 @@ export const CatalogFileVariant = Type.Object(
 export const CatalogFileProduct = Type.Object(
   {
     handle: Type.String({ pattern: HANDLE, maxLength: 200, description: 'Unique; re-imports match products by handle.' }),
-    status: Type.Union([Type.Literal('draft'), Type.Literal('published')]),
+    status: Type.Enum(['draft', 'published'], { description: 'Only published products are served.' }),
     weighted: Type.Boolean({ default: false, description: 'Sold by weight; never served by the catalog.' }),
     thumbnail: Type.Optional(Type.Union([Type.String({ format: 'uri', maxLength: 2000 }), Type.Null()])),
     created_at: Type.Optional(

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../../config.js';
+import { announceCatalogChange } from '../catalog-change-feed.js';
 import { openStore } from '../../store/database.js';
 import { migrateToLatest } from '../../store/migrate.js';
 import { readCatalogFile } from '../seed.js';
@@ -14,7 +15,8 @@ SQLite file under DATA_DIR). An invalid file changes nothing.
 Products in the store but not in FILE are kept as they are and listed;
 --unpublish-missing sets them to draft instead. Nothing is ever deleted, except the
 variants a product in FILE no longer lists, which are reported.
-Running servers pick the change up within CATALOG_POLL_MS (default 1 s).`;
+Running servers pick the change up at once when REDIS_URL is set (they are told
+through Redis), and otherwise within CATALOG_POLL_MS (default 1 s).`;
 
 async function main(): Promise<number> {
   let args;
@@ -42,18 +44,24 @@ async function main(): Promise<number> {
     console.log(`${file} is valid: ${catalog.regions.length} regions, ${catalog.products.length} products. Nothing written.`);
     return 0;
   }
-  const store = openStore(loadConfig());
+  const config = loadConfig();
+  const store = openStore(config);
   try {
     await migrateToLatest(store.db);
     const report = await importCatalog(store.db, catalog, { unpublishMissing: args.values['unpublish-missing'] ?? false });
+    // The usage promises the kept products are listed, not only counted.
+    const kept = report.missing.filter((handle) => !report.unpublished.includes(handle));
     console.log(
       [
         `Imported ${file} into ${store.dialect} (catalog version ${report.catalogVersion}):`,
         `  regions:  ${report.regions.created} created, ${report.regions.updated} updated`,
         `  products: ${report.products.created} created, ${report.products.updated} updated`,
         `  variants: ${report.variants.created} created, ${report.variants.updated} updated, ${report.variants.removed.length} removed${listed(report.variants.removed)}`,
-        `  not in file, kept: ${report.missing.length - report.unpublished.length}; unpublished: ${report.unpublished.length}${listed(report.unpublished)}`,
+        `  not in file, kept: ${kept.length}${listed(kept)}; unpublished: ${report.unpublished.length}${listed(report.unpublished)}`,
       ].join('\n'),
+    );
+    await announceCatalogChange(config, report.catalogVersion).catch((error: unknown) =>
+      console.warn(`Running servers were not told through Redis (${(error as Error).message}); they pick the change up within CATALOG_POLL_MS.`),
     );
     return 0;
   } finally {

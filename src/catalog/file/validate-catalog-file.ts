@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import { CatalogFile } from './catalog-file-schema.js';
+import { CatalogFile, CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
 
 export interface CatalogFileProblem {
   /** JSONPath of the offending value, e.g. `$.products[3].variants[0].sku`. */
@@ -15,6 +15,16 @@ export type CatalogFileCheck =
 const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
 addFormats.default(ajv);
 const validateShape = ajv.compile<CatalogFile>(CatalogFile);
+const isWellFormedRegion = ajv.compile<CatalogFileRegion>(CatalogFileRegion);
+const isWellFormedProduct = ajv.compile<CatalogFileProduct>(CatalogFileProduct);
+
+/** What the cross-reference rules read: entries by their index in the file, undefined where malformed. */
+interface CheckedParts {
+  regions: (CatalogFileRegion | undefined)[];
+  products: (CatalogFileProduct | undefined)[];
+  /** Every region id the file declares, malformed regions included, so none is reported as unknown. */
+  regionIds: Set<string>;
+}
 
 /**
  * Checks a whole catalog file before anything is written, and reports every problem
@@ -22,11 +32,25 @@ const validateShape = ajv.compile<CatalogFile>(CatalogFile);
  * cannot express (uniqueness, references between regions, options and prices).
  */
 export function validateCatalogFile(input: unknown): CatalogFileCheck {
-  if (!validateShape(input)) {
-    return { ok: false, problems: (validateShape.errors ?? []).map(shapeProblem) };
+  if (validateShape(input)) {
+    const problems = crossReferenceProblems({ ...input, regionIds: new Set(input.regions.map((region) => region.id)) });
+    return problems.length > 0 ? { ok: false, problems } : { ok: true, catalog: input };
   }
-  const problems = crossReferenceProblems(input);
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, catalog: input };
+  // The rules between values also run over the well-formed regions and products of a
+  // malformed file, so that one run lists every problem rather than only the shape errors.
+  const problems = (validateShape.errors ?? []).map(shapeProblem);
+  return { ok: false, problems: [...problems, ...crossReferenceProblems(wellFormedParts(input))] };
+}
+
+function wellFormedParts(input: unknown): CheckedParts {
+  const file = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  const entries = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+  const regionIds = entries(file.regions).map((region) => (region as { id?: unknown } | null)?.id);
+  return {
+    regions: entries(file.regions).map((region) => (isWellFormedRegion(region) ? region : undefined)),
+    products: entries(file.products).map((product) => (isWellFormedProduct(product) ? product : undefined)),
+    regionIds: new Set(regionIds.filter((id): id is string => typeof id === 'string')),
+  };
 }
 
 function shapeProblem(error: ErrorObject): CatalogFileProblem {
@@ -52,13 +76,14 @@ function toJsonPath(pointer: string): string {
   );
 }
 
-function crossReferenceProblems(catalog: CatalogFile): CatalogFileProblem[] {
+function crossReferenceProblems(catalog: CheckedParts): CatalogFileProblem[] {
   const problems: CatalogFileProblem[] = [];
   const report = (path: string, message: string) => problems.push({ path, message });
 
   const regionCurrency = new Map<string, string>();
   const countryRegion = new Map<string, string>();
   catalog.regions.forEach((region, r) => {
+    if (!region) return;
     if (regionCurrency.has(region.id)) report(`$.regions[${r}].id`, `duplicate region id "${region.id}"`);
     regionCurrency.set(region.id, region.currency);
     region.countries.forEach((country, c) => {
@@ -73,6 +98,7 @@ function crossReferenceProblems(catalog: CatalogFile): CatalogFileProblem[] {
   const handles = new Set<string>();
   const skus = new Map<string, string>();
   catalog.products.forEach((product, p) => {
+    if (!product) return;
     const at = `$.products[${p}]`;
     if (handles.has(product.handle)) report(`${at}.handle`, `duplicate handle "${product.handle}"`);
     handles.add(product.handle);
@@ -114,8 +140,8 @@ function crossReferenceProblems(catalog: CatalogFile): CatalogFileProblem[] {
         priceKeys.add(key);
         if (price.region === undefined) return;
         const currency = regionCurrency.get(price.region);
-        if (currency === undefined) report(`${pat}.region`, `unknown region "${price.region}"`);
-        else if (currency !== price.currency) {
+        if (!catalog.regionIds.has(price.region)) report(`${pat}.region`, `unknown region "${price.region}"`);
+        else if (currency !== undefined && currency !== price.currency) {
           report(`${pat}.currency`, `region "${price.region}" uses ${currency}, not ${price.currency}`);
         }
       });

@@ -6,7 +6,7 @@ import { words } from './text.js';
 
 export interface RankedProduct {
   product: CatalogProduct;
-  /** 0 exact handle, 1 title prefix or whole-word match, 2 partial match; 0 for every product without a query. */
+  /** 0 exact handle, 1 every query word is a whole word of the title, 2 partial (prefix) match; 0 for every product without a query. */
   tier: number;
 }
 
@@ -34,21 +34,18 @@ function rank(snapshot: CatalogSnapshot, queryWords: string[], locale: Locale): 
     combineWith: 'AND',
   });
   const exactHandle = queryWords.join('-');
-  const foldedQuery = queryWords.join(' ');
   const ranked: RankedProduct[] = [];
   for (const hit of hits) {
     const product = snapshot.products[snapshot.rank.get(hit.id as string)!]!;
-    ranked.push({ product, tier: tierOf(product, locale, exactHandle, foldedQuery, queryWords) });
+    ranked.push({ product, tier: tierOf(product, locale, exactHandle, queryWords) });
   }
   return ranked.sort((a, b) => a.tier - b.tier || snapshot.rank.get(a.product.id)! - snapshot.rank.get(b.product.id)!);
 }
 
-function tierOf(product: CatalogProduct, locale: Locale, exactHandle: string, foldedQuery: string, queryWords: string[]): number {
+function tierOf(product: CatalogProduct, locale: Locale, exactHandle: string, queryWords: string[]): number {
   if (product.handle === exactHandle) return 0;
   const titleWords = words(titleIn(product, locale));
-  if (titleWords.join(' ').startsWith(foldedQuery)) return 1;
-  if (queryWords.every((word) => titleWords.includes(word))) return 1;
-  return 2;
+  return queryWords.every((word) => titleWords.includes(word)) ? 1 : 2;
 }
 
 export function positionOf(entry: RankedProduct): CursorPosition {

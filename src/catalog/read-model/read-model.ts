@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
+import { throttledWarning } from '../../operations/throttled-warning.js';
 import type { Db } from '../../store/database.js';
 import { readCatalogVersion } from '../catalog-version.js';
 import { loadSnapshot } from './load-snapshot.js';
@@ -56,8 +57,10 @@ export class CatalogReadModel extends EventEmitter<{ reloaded: [CatalogSnapshot]
   }
 
   startWatching(intervalMs: number): void {
+    // While the store is down this fails on every tick; the catalog keeps being served.
+    const warn = throttledWarning(this.log, 'catalog version check failed; serving the loaded catalog');
     this.#timer = setInterval(() => {
-      this.refresh().catch((error: unknown) => this.log.warn({ err: error }, 'catalog version check failed'));
+      this.refresh().catch(warn);
     }, intervalMs);
     this.#timer.unref();
   }

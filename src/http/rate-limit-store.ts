@@ -1,0 +1,47 @@
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
+import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
+import type { FastifyBaseLogger } from 'fastify';
+import { throttledWarning } from '../operations/throttled-warning.js';
+import type { SharedRedis } from '../redis/shared-redis.js';
+
+/** Clients tracked per instance while Redis is away (the plugin's default LRU size). */
+const LOCAL_CLIENTS = 5000;
+
+/**
+ * Counts in Redis, so every instance shares one window per client (the increment and
+ * its expiry are one Lua script, so concurrent instances never lose a count). When Redis
+ * fails, the request is counted in this instance's memory instead: every request is
+ * still answered and still limited, per instance, until Redis answers again.
+ */
+export function redisStoreWithLocalFallback(
+  redis: SharedRedis,
+  log: FastifyBaseLogger,
+  onFallback: () => void,
+): FastifyRateLimitStoreCtor {
+  const warn = throttledWarning(log, 'Redis rate-limit counters unavailable; counting on this instance until Redis answers');
+  // Our rules use neither continueExceeding nor exponentialBackoff.
+  const shared = new RedisStore(false, false, redis.commands, `${redis.keyPrefix}rate-limit:`);
+  const local = new LocalStore(false, false, LOCAL_CLIENTS);
+
+  return class RedisWithLocalFallbackStore implements FastifyRateLimitStore {
+    incr: FastifyRateLimitStore['incr'] = (key, callback, timeWindow, max) => {
+      shared.incr(
+        key,
+        (error, result) => {
+          if (!error) return callback(null, result);
+          warn(error);
+          onFallback();
+          local.incr(key, callback, timeWindow, max);
+        },
+        timeWindow,
+        max,
+      );
+    };
+
+    /** Every rule's keys already start with the rule's name, so all rules share one store. */
+    child(): FastifyRateLimitStore {
+      return this;
+    }
+  };
+}

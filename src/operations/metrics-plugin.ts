@@ -1,0 +1,25 @@
+import fp from 'fastify-plugin';
+import { ServiceMetrics } from './service-metrics.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: ServiceMetrics;
+  }
+}
+
+/** Requests that matched no route share one label, so probing random paths cannot grow the series. */
+const UNMATCHED_ROUTE = 'unmatched';
+
+/** Creates the app's metrics and records every answered request by route template and status. */
+export const metricsPlugin = fp(
+  async (app) => {
+    const metrics = new ServiceMetrics();
+    app.decorate('metrics', metrics);
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
+      metrics.httpRequests.inc({ method: request.method, route, status: reply.statusCode });
+      metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    });
+  },
+  { name: 'metrics' },
+);

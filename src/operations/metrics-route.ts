@@ -1,0 +1,47 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { Registry } from 'prom-client';
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Compares digests rather than the strings: equal lengths for timingSafeEqual, and the
+ * time taken says nothing about how much of the token a guess got right.
+ */
+function requireBearer(token: string): onRequestHookHandler {
+  const expected = sha256(token);
+  return async (request, reply) => {
+    const presented = /^Bearer +(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (presented !== undefined && timingSafeEqual(sha256(presented), expected)) return;
+    return reply
+      .code(401)
+      .header('www-authenticate', 'Bearer realm="vetrina-metrics"')
+      .type('text/plain; charset=utf-8')
+      .send('Unauthorized: send Authorization: Bearer <METRICS_TOKEN>\n');
+  };
+}
+
+const text = (description: string) => ({ description, content: { 'text/plain': { schema: { type: 'string' } } } });
+
+/** Prometheus scrape endpoint, outside every rate limit; token-protected when METRICS_TOKEN is set. */
+export function metricsRoute(app: FastifyInstance, registry: Registry, token: string | undefined): void {
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        operationId: 'getMetrics',
+        tags: ['operations'],
+        summary: 'Metrics in the Prometheus text format',
+        description:
+          'Per instance: vetrina_http_requests_total (method, route, status), vetrina_http_request_duration_seconds (method, route), vetrina_catalog_products, vetrina_catalog_version, vetrina_rate_limit_rejections_total (limit), vetrina_rate_limit_redis_fallbacks_total, vetrina_sandbox_objects (kind: keys, carts; counted from the store at scrape time), and the Node.js process metrics. When the server sets METRICS_TOKEN it requires `Authorization: Bearer <METRICS_TOKEN>`.',
+        ...(token && { security: [{ metricsBearer: [] }] }),
+        response: {
+          200: text('Prometheus text exposition format 0.0.4'),
+          ...(token && { 401: text('Missing or wrong bearer token') }),
+        },
+      },
+      ...(token && { onRequest: requireBearer(token) }),
+    },
+    async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
+  );
+}

@@ -1,0 +1,30 @@
+import { sql } from 'kysely';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import type { Store } from '../store/database.js';
+import { healthRoutes } from './health-routes.js';
+import { metricsRoute } from './metrics-route.js';
+import { readinessChecker, type ReadinessProbe } from './readiness.js';
+import { registerScrapeGauges } from './scrape-gauges.js';
+
+/** /healthz, /readyz and /metrics, over the store, the catalog read model and Redis. */
+export const operationsPlugin = fp<{ config: Config; store: Store }>(
+  async (app, { config, store }) => {
+    const readModel = app.catalogReadModel;
+    const { redis } = app;
+    const probes: ReadinessProbe[] = [
+      { name: 'store', check: async () => void (await sql`select 1`.execute(store.db)) },
+      {
+        name: 'read_model',
+        check: async () => {
+          if (!readModel.loaded) throw new Error('the catalog read model is not loaded');
+        },
+      },
+      ...(redis ? [{ name: 'redis', check: async () => void (await redis.commands.ping()) }] : []),
+    ];
+    registerScrapeGauges(app.metrics.registry, store.db, readModel, app.log);
+    healthRoutes(app, readinessChecker(probes, app.log));
+    metricsRoute(app, app.metrics.registry, config.metricsToken);
+  },
+  { name: 'operations', dependencies: ['catalog', 'metrics', 'redis'] },
+);

@@ -1,0 +1,66 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { Gauge, type Registry } from 'prom-client';
+import type { CatalogReadModel } from '../catalog/read-model/read-model.js';
+import type { Db } from '../store/database.js';
+import { throttledWarning } from './throttled-warning.js';
+import { withTimeout } from './with-timeout.js';
+
+/** A scrape must not hang on a store that does not answer (Prometheus gives up after 10 s). */
+const STORE_COUNT_TIMEOUT_MS = 2000;
+
+/**
+ * Gauges read when Prometheus scrapes rather than kept up to date on every change: the
+ * read model's size and version, and the live sandbox keys and carts in the store (two
+ * index range counts on `expires_at`). When the store does not answer, the sandbox series
+ * are left out of that scrape rather than reported as zero.
+ */
+export function registerScrapeGauges(registry: Registry, db: Db, readModel: CatalogReadModel, log: FastifyBaseLogger): void {
+  new Gauge({
+    name: 'vetrina_catalog_products',
+    help: 'Products the in-memory read model serves (published, not weighted).',
+    registers: [registry],
+    collect() {
+      if (readModel.loaded) this.set(readModel.snapshot.products.length);
+    },
+  });
+
+  new Gauge({
+    name: 'vetrina_catalog_version',
+    help: 'Stored catalog version the read model was built from; instances agree once they caught up.',
+    registers: [registry],
+    collect() {
+      if (readModel.loaded) this.set(readModel.snapshot.version);
+    },
+  });
+
+  const warn = throttledWarning(log, 'counting sandbox objects for /metrics failed');
+  const countLive = async (table: 'sandbox_keys' | 'sandbox_carts', now: string) => {
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('expires_at', '>', now)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  };
+  new Gauge({
+    name: 'vetrina_sandbox_objects',
+    help: 'Unexpired sandbox keys and carts in the store, by kind (keys, carts).',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      const now = new Date().toISOString();
+      try {
+        const [keys, carts] = await withTimeout(
+          Promise.all([countLive('sandbox_keys', now), countLive('sandbox_carts', now)]),
+          STORE_COUNT_TIMEOUT_MS,
+          'the store',
+        );
+        this.set({ kind: 'keys' }, keys);
+        this.set({ kind: 'carts' }, carts);
+      } catch (error) {
+        this.reset();
+        warn(error);
+      }
+    },
+  });
+}

@@ -1,0 +1,48 @@
+import type { Db } from '../store/database.js';
+import type { Clock } from './clock.js';
+import { insufficientScope, invalidKey, missingKey } from './errors.js';
+import { findKeyByToken } from './keys.js';
+import { PUBLIC_KEY_SCOPES, type Scope } from './scopes.js';
+import { TOKEN_SHAPE, sameSecret } from './tokens.js';
+
+/** Who is calling: the key a request authenticated with. */
+export interface SandboxPrincipal {
+  keyId: string;
+  scopes: readonly Scope[];
+  /** null for the shared public key, which never expires. */
+  expiresAt: Date | null;
+}
+
+/** The shared public key is configured, not stored, so it has a fixed id of its own. */
+export const PUBLIC_KEY_ID = 'public';
+
+const BEARER = /^Bearer +(\S+) *$/i;
+
+/**
+ * Turns an `Authorization` header into a principal, or throws 401 `sandbox_unauthorized`.
+ * `scope`, when given, is named in the 401 so the client learns what the route needs.
+ */
+export async function authenticate(
+  deps: { db: Db; clock: Clock; publicKey: string },
+  authorization: string | undefined,
+  scope?: Scope,
+): Promise<SandboxPrincipal> {
+  if (authorization === undefined || authorization.trim() === '') throw missingKey(scope);
+  const token = BEARER.exec(authorization)?.[1];
+  if (token === undefined || !TOKEN_SHAPE.test(token)) {
+    throw invalidKey('The Authorization header must be "Bearer sbx_test_...".', scope);
+  }
+  if (sameSecret(token, deps.publicKey)) return { keyId: PUBLIC_KEY_ID, scopes: PUBLIC_KEY_SCOPES, expiresAt: null };
+
+  const key = await findKeyByToken(deps.db, token);
+  if (!key) throw invalidKey('Unknown sandbox key.', scope);
+  if (key.expiresAt <= deps.clock()) {
+    throw invalidKey(`The sandbox key expired at ${key.expiresAt.toISOString()}; create a new one.`, scope);
+  }
+  return { keyId: key.id, scopes: key.scopes, expiresAt: key.expiresAt };
+}
+
+/** Decision 13: services answer a missing scope with 403; the explicit routes check first and answer 401. */
+export function requireScope(principal: SandboxPrincipal, scope: Scope, status: 401 | 403 = 403): void {
+  if (!principal.scopes.includes(scope)) throw insufficientScope(scope, status);
+}

@@ -1,0 +1,214 @@
+import { newId } from '../catalog/file/import-catalog.js';
+import { toMajorUnits } from '../catalog/read-model/pricing.js';
+import type { CatalogSnapshot } from '../catalog/read-model/snapshot.js';
+import type { Db } from '../store/database.js';
+import { requireScope, type SandboxPrincipal } from './auth.js';
+import { priceCart, sellability, type PricedCart } from './cart-pricing.js';
+import { findOwnedCart, insertCart, updateCart, type CartContents, type StoredCart } from './cart-store.js';
+import type { Clock } from './clock.js';
+import { cartIncomplete, cartNotFound, invalidRequest, variantNotPurchasable } from './errors.js';
+import {
+  CART_ID_PATTERN,
+  MAX_QUANTITY,
+  type SandboxAddressInput,
+  type SandboxCartItemView,
+  type SandboxItemInput,
+  type SandboxShippingOptionView,
+} from './schemas.js';
+import { CART_SCOPE, CHECKOUT_SCOPE } from './scopes.js';
+import { shippingRatesFor, type ShippingRate } from './shipping.js';
+
+export interface SandboxCartView {
+  id: string;
+  environment: 'sandbox';
+  simulated: true;
+  currency: string;
+  items: SandboxCartItemView[];
+  shipping_address?: SandboxAddressInput;
+  shipping_option?: SandboxShippingOptionView;
+  totals: { item_total: number; shipping_total: number; grand_total: number };
+  status?: 'ready_for_checkout';
+  checkout_url?: null;
+}
+
+export interface SandboxShippingOptionsView {
+  environment: 'sandbox';
+  simulated: true;
+  options: SandboxShippingOptionView[];
+}
+
+export interface CartServiceDeps {
+  db: Db;
+  clock: Clock;
+  /** The current catalog snapshot; read once per operation so one answer never mixes two catalogs. */
+  snapshot: () => CatalogSnapshot;
+  /** Minor units per currency (decision 17). */
+  shippingAmounts: Record<string, number>;
+}
+
+export const DEFAULT_CURRENCY = 'EUR';
+const CART_ID = new RegExp(CART_ID_PATTERN);
+/** Concurrent changes to one cart retry; this many lost races in a row means something is wrong. */
+const MAX_WRITE_ATTEMPTS = 50;
+
+type CartChange = (contents: CartContents, priced: PricedCart, snapshot: CatalogSnapshot) => CartContents;
+
+/**
+ * The sandbox cart operations, shared by the REST routes and the MCP tools. Callers
+ * pass the authenticated principal and input already bounded by their schemas; this
+ * enforces scopes (403), ownership (404) and the rules between values.
+ */
+export class SandboxCartService {
+  constructor(private readonly deps: CartServiceDeps) {}
+
+  async createCart(principal: SandboxPrincipal, input: { currency?: string | undefined } = {}): Promise<SandboxCartView> {
+    requireScope(principal, CART_SCOPE);
+    const currency = input.currency ?? DEFAULT_CURRENCY;
+    const snapshot = this.deps.snapshot();
+    const supported = this.supportedCurrencies(snapshot);
+    if (!supported.includes(currency)) {
+      throw invalidRequest(`The sandbox sells in ${supported.join(', ')}; ${currency} is not one of them.`);
+    }
+    const now = this.deps.clock();
+    // Only stored keys can hold cart:write, so there is an expiry, and the cart shares it (decision 20).
+    const cart = await insertCart(
+      this.deps.db,
+      { id: newId('sandbox_cart'), keyId: principal.keyId, currency, contents: { items: [] } },
+      now,
+      principal.expiresAt!,
+    );
+    return this.view(cart, snapshot);
+  }
+
+  async getCart(principal: SandboxPrincipal, cartId: string): Promise<SandboxCartView> {
+    requireScope(principal, CART_SCOPE);
+    return this.view(await this.ownedCart(principal, cartId), this.deps.snapshot());
+  }
+
+  /** Adding a variant already in the cart adds to its quantity (decision 16). */
+  addItem(principal: SandboxPrincipal, cartId: string, item: SandboxItemInput): Promise<SandboxCartView> {
+    return this.change(principal, cartId, (contents, priced, snapshot) => {
+      const sale = sellability(snapshot, item.variant_id, priced.region);
+      if ('reason' in sale) throw variantNotPurchasable(sale.reason);
+      const current = contents.items.find((line) => line.variant_id === item.variant_id);
+      const quantity = (current?.quantity ?? 0) + item.quantity;
+      if (quantity > MAX_QUANTITY) {
+        throw invalidRequest(`The cart would hold ${quantity} of variant ${item.variant_id}; at most ${MAX_QUANTITY} per variant.`);
+      }
+      const items = current
+        ? contents.items.map((line) => (line === current ? { ...line, quantity } : line))
+        : [...contents.items, { variant_id: item.variant_id, quantity }];
+      return { ...contents, items };
+    });
+  }
+
+  /** Removing a variant that is not in the cart changes nothing and is not an error (DELETE is idempotent). */
+  removeItem(principal: SandboxPrincipal, cartId: string, variantId: string): Promise<SandboxCartView> {
+    return this.change(principal, cartId, (contents) => ({
+      ...contents,
+      items: contents.items.filter((line) => line.variant_id !== variantId),
+    }));
+  }
+
+  setShippingAddress(principal: SandboxPrincipal, cartId: string, address: SandboxAddressInput): Promise<SandboxCartView> {
+    return this.change(principal, cartId, (contents) => ({
+      ...contents,
+      shipping_address: { ...address, country: address.country.toUpperCase() },
+    }));
+  }
+
+  async listShippingOptions(principal: SandboxPrincipal, cartId: string): Promise<SandboxShippingOptionsView> {
+    requireScope(principal, CART_SCOPE);
+    const cart = await this.ownedCart(principal, cartId);
+    return { environment: 'sandbox', simulated: true, options: this.ratesFor(cart.currency).map(renderRate) };
+  }
+
+  selectShippingOption(principal: SandboxPrincipal, cartId: string, optionId: string): Promise<SandboxCartView> {
+    return this.change(principal, cartId, (contents, priced) => {
+      if (!priced.rates.some((rate) => rate.id === optionId)) {
+        throw invalidRequest(`Shipping option ${optionId} is not offered in this cart's currency.`);
+      }
+      return { ...contents, shipping_option_id: optionId };
+    });
+  }
+
+  /** Decision 18: a simulated checkout; nothing is created anywhere, and the cart stays as it is. */
+  async checkout(principal: SandboxPrincipal, cartId: string): Promise<SandboxCartView> {
+    requireScope(principal, CHECKOUT_SCOPE);
+    const cart = await this.ownedCart(principal, cartId);
+    const snapshot = this.deps.snapshot();
+    const priced = this.price(cart, snapshot);
+    const missing = [
+      ...(priced.lines.length === 0 ? ['at least one item'] : []),
+      ...(cart.contents.shipping_address ? [] : ['a shipping address']),
+      ...(priced.shipping ? [] : ['a shipping option']),
+    ];
+    if (missing.length > 0) throw cartIncomplete(missing);
+    return { ...render(cart, priced), status: 'ready_for_checkout', checkout_url: null };
+  }
+
+  /** Currencies a cart can be opened in: sold by a region and with a shipping amount. */
+  private supportedCurrencies(snapshot: CatalogSnapshot): string[] {
+    const currencies = new Set(snapshot.regions.map((region) => region.currency));
+    return [...currencies].filter((currency) => this.ratesFor(currency).length > 0);
+  }
+
+  private ratesFor(currency: string): ShippingRate[] {
+    return shippingRatesFor(currency, this.deps.shippingAmounts);
+  }
+
+  private async ownedCart(principal: SandboxPrincipal, cartId: string): Promise<StoredCart> {
+    const cart = CART_ID.test(cartId) ? await findOwnedCart(this.deps.db, cartId, principal.keyId, this.deps.clock()) : undefined;
+    if (!cart) throw cartNotFound(cartId);
+    return cart;
+  }
+
+  private price(cart: StoredCart, snapshot: CatalogSnapshot): PricedCart {
+    return priceCart(snapshot, cart.currency, cart.contents, this.ratesFor(cart.currency));
+  }
+
+  private view(cart: StoredCart, snapshot: CatalogSnapshot): SandboxCartView {
+    return render(cart, this.price(cart, snapshot));
+  }
+
+  /**
+   * Read, change, write with optimistic concurrency: a write that lost a race re-reads
+   * and re-applies, so concurrent changes to one cart all land. Lines no longer
+   * sellable are dropped before the change applies.
+   */
+  private async change(principal: SandboxPrincipal, cartId: string, apply: CartChange): Promise<SandboxCartView> {
+    requireScope(principal, CART_SCOPE);
+    for (let attempt = 1; ; attempt++) {
+      const cart = await this.ownedCart(principal, cartId);
+      const snapshot = this.deps.snapshot();
+      const priced = this.price(cart, snapshot);
+      const live = { ...cart.contents, items: priced.lines.map(({ variant_id, quantity }) => ({ variant_id, quantity })) };
+      const saved = await updateCart(this.deps.db, cart, apply(live, priced, snapshot), this.deps.clock());
+      if (saved) return this.view(saved, snapshot);
+      if (attempt === MAX_WRITE_ATTEMPTS) throw new Error(`Cart ${cartId} kept changing during ${MAX_WRITE_ATTEMPTS} attempts`);
+    }
+  }
+}
+
+function render(cart: StoredCart, priced: PricedCart): SandboxCartView {
+  const major = (minor: number) => toMajorUnits(minor, cart.currency);
+  const { shipping_address } = cart.contents;
+  return {
+    id: cart.id,
+    environment: 'sandbox',
+    simulated: true,
+    currency: cart.currency,
+    items: priced.lines.map((line) => ({ variant_id: line.variant_id, quantity: line.quantity, unit_price: major(line.unitPrice) })),
+    ...(shipping_address && { shipping_address }),
+    ...(priced.shipping && { shipping_option: renderRate(priced.shipping) }),
+    totals: {
+      item_total: major(priced.itemTotal),
+      shipping_total: major(priced.shippingTotal),
+      grand_total: major(priced.itemTotal + priced.shippingTotal),
+    },
+  };
+}
+
+function renderRate(rate: ShippingRate): SandboxShippingOptionView {
+  return { id: rate.id, name: rate.name, amount: toMajorUnits(rate.amount, rate.currency), currency: rate.currency };
+}

@@ -1,0 +1,72 @@
+import type { Db } from '../store/database.js';
+import type { SandboxAddressInput } from './schemas.js';
+
+export interface CartLine {
+  variant_id: string;
+  quantity: number;
+}
+
+/** What a cart stores: its choices, never prices (those come from the catalog on each read). */
+export interface CartContents {
+  items: CartLine[];
+  shipping_address?: SandboxAddressInput;
+  shipping_option_id?: string;
+}
+
+export interface StoredCart {
+  id: string;
+  keyId: string;
+  currency: string;
+  contents: CartContents;
+  revision: number;
+}
+
+export async function insertCart(db: Db, cart: Omit<StoredCart, 'revision'>, now: Date, expiresAt: Date): Promise<StoredCart> {
+  await db
+    .insertInto('sandbox_carts')
+    .values({
+      id: cart.id,
+      key_id: cart.keyId,
+      currency: cart.currency,
+      state: JSON.stringify(cart.contents),
+      revision: 1,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+      expires_at: expiresAt.toISOString(),
+    })
+    .execute();
+  return { ...cart, revision: 1 };
+}
+
+/** The cart if it exists, belongs to the key and has not expired; another key's cart is not found. */
+export async function findOwnedCart(db: Db, cartId: string, keyId: string, now: Date): Promise<StoredCart | undefined> {
+  const row = await db
+    .selectFrom('sandbox_carts')
+    .select(['id', 'key_id', 'currency', 'state', 'revision'])
+    .where('id', '=', cartId)
+    .where('key_id', '=', keyId)
+    .where('expires_at', '>', now.toISOString())
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    keyId: row.key_id,
+    currency: row.currency,
+    contents: JSON.parse(row.state) as CartContents,
+    revision: Number(row.revision),
+  };
+}
+
+/**
+ * Writes new contents only if nobody changed the cart since it was read; undefined means
+ * it was, and the caller re-reads and re-applies its change.
+ */
+export async function updateCart(db: Db, cart: StoredCart, contents: CartContents, now: Date): Promise<StoredCart | undefined> {
+  const result = await db
+    .updateTable('sandbox_carts')
+    .set({ state: JSON.stringify(contents), revision: cart.revision + 1, updated_at: now.toISOString() })
+    .where('id', '=', cart.id)
+    .where('revision', '=', cart.revision)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? { ...cart, contents, revision: cart.revision + 1 } : undefined;
+}

@@ -1,0 +1,82 @@
+import { HttpProblem } from '../http/problem.js';
+import type { Scope } from './scopes.js';
+
+/**
+ * Decision 15: the `SandboxError.error` strings. `sandbox_internal_error` is the error
+ * handler's answer to an unexpected failure (500) on any sandbox route, and
+ * `sandbox_unavailable` its answer (503, Retry-After) while the store is unreachable.
+ */
+export const SANDBOX_ERROR_CODES = [
+  'sandbox_unauthorized',
+  'sandbox_insufficient_scope',
+  'sandbox_invalid_request',
+  'sandbox_not_found',
+  'sandbox_variant_not_purchasable',
+  'sandbox_cart_incomplete',
+  'sandbox_idempotency_mismatch',
+  'sandbox_rate_limited',
+  'sandbox_disabled',
+  'sandbox_internal_error',
+  'sandbox_unavailable',
+] as const;
+
+const REALM = 'realm="vetrina-sandbox"';
+
+/** 401 for a request that sent no credentials: RFC 6750 gives it a bare challenge. */
+export function missingKey(scope?: Scope): HttpProblem {
+  return unauthorized(
+    'This route needs a sandbox key: send Authorization: Bearer <access_token> (POST /sandbox/v1/keys).',
+    [],
+    scope,
+  );
+}
+
+/** 401 for a token that is malformed, unknown or expired. */
+export function invalidKey(message: string, scope?: Scope): HttpProblem {
+  return unauthorized(message, ['error="invalid_token"'], scope);
+}
+
+function unauthorized(message: string, attributes: string[], scope: Scope | undefined): HttpProblem {
+  const challenge = [`Bearer ${REALM}`, ...attributes, ...(scope ? [`scope="${scope}"`] : [])].join(', ');
+  return new HttpProblem(401, 'sandbox_unauthorized', message, {
+    ...(scope && { scope }),
+    headers: { 'www-authenticate': challenge },
+  });
+}
+
+/** Decision 13: 401 on the explicit routes, 403 for checkout and the compatibility route. */
+export function insufficientScope(scope: Scope, status: 401 | 403): HttpProblem {
+  return new HttpProblem(status, 'sandbox_insufficient_scope', `This key lacks the ${scope} scope.`, {
+    scope,
+    headers: { 'www-authenticate': `Bearer ${REALM}, error="insufficient_scope", scope="${scope}"` },
+  });
+}
+
+/** Decision 14: another key's cart is reported exactly like a cart that does not exist. */
+export function cartNotFound(cartId: string): HttpProblem {
+  return new HttpProblem(404, 'sandbox_not_found', `No cart ${cartId} belongs to this key.`);
+}
+
+export function invalidRequest(message: string): HttpProblem {
+  return new HttpProblem(400, 'sandbox_invalid_request', message);
+}
+
+export function variantNotPurchasable(message: string): HttpProblem {
+  return new HttpProblem(422, 'sandbox_variant_not_purchasable', message);
+}
+
+export function cartIncomplete(missing: string[]): HttpProblem {
+  return new HttpProblem(422, 'sandbox_cart_incomplete', `The cart is not ready for checkout: it needs ${missing.join(', ')}.`);
+}
+
+export function idempotencyMismatch(): HttpProblem {
+  return new HttpProblem(
+    422,
+    'sandbox_idempotency_mismatch',
+    'This Idempotency-Key was already used with a different request body; use a new key for a new request.',
+  );
+}
+
+export function sandboxDisabled(): HttpProblem {
+  return new HttpProblem(503, 'sandbox_disabled', 'The sandbox is disabled on this server.');
+}

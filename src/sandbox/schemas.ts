@@ -1,0 +1,259 @@
+import { Type, type Static } from 'typebox';
+import { SANDBOX_ERROR_CODES } from './errors.js';
+import { SCOPES } from './scopes.js';
+
+/**
+ * The sandbox resources of contract section 2.2, each with an `$id` equal to its
+ * contract name: routes refer to them with `Type.Ref`, and `/openapi.json` lists them
+ * under that name. "No additional properties" in the contract is
+ * `additionalProperties: false` here, and the validator rejects (never strips) extras.
+ */
+
+export const MAX_QUANTITY = 99;
+export const CART_ID_PATTERN = '^sandbox_cart_[0-9a-f]{24}$';
+export const STANDARD_SHIPPING_ID = 'sandbox_standard';
+
+const ScopeName = Type.Enum([...SCOPES], { description: 'A sandbox scope.' });
+const VariantId = Type.String({ minLength: 1, maxLength: 128, description: 'A variant id from the catalog (`variants[].id`).' });
+const Quantity = Type.Integer({ minimum: 1, maximum: MAX_QUANTITY });
+const ShippingOptionId = Type.Literal(STANDARD_SHIPPING_ID, { description: 'The only shipping option of the sandbox.' });
+
+export const SandboxKeyRequest = Type.Object(
+  {
+    scopes: Type.Optional(
+      Type.Array(ScopeName, {
+        maxItems: 3,
+        uniqueItems: true,
+        description: 'Scopes to grant: at most 3, unique, known (else 400). Omitted or empty: all three.',
+      }),
+    ),
+  },
+  { $id: 'SandboxKeyRequest', additionalProperties: false },
+);
+
+export const SandboxKeyResponse = Type.Object(
+  {
+    environment: Type.Literal('sandbox'),
+    token_type: Type.Literal('Bearer'),
+    access_token: Type.String({
+      pattern: '^sbx_test_',
+      description: '`sbx_test_` followed by at least 32 random base62 characters. Shown once: only its SHA-256 hash is stored.',
+    }),
+    expires_at: Type.String({ format: 'date-time', description: '24 hours after creation. Carts made with the key expire with it.' }),
+    scopes: Type.Array(ScopeName, { description: 'The granted scopes.' }),
+    available_scopes: Type.Array(ScopeName),
+  },
+  { $id: 'SandboxKeyResponse' },
+);
+
+export const SandboxCartRequest = Type.Object(
+  {
+    currency: Type.Optional(
+      Type.String({
+        pattern: '^[A-Z]{3}$',
+        default: 'EUR',
+        description:
+          'The cart currency, default EUR. It must be sold by a catalog region and have a configured sandbox shipping amount, else 400.',
+      }),
+    ),
+  },
+  { $id: 'SandboxCartRequest', additionalProperties: false },
+);
+
+export const SandboxItemRequest = Type.Object(
+  { variant_id: VariantId, quantity: Quantity },
+  { $id: 'SandboxItemRequest', additionalProperties: false },
+);
+
+export const SandboxAddress = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 256 }),
+    line_one: Type.String({ minLength: 1, maxLength: 120 }),
+    line_two: Type.Optional(Type.String({ maxLength: 120 })),
+    city: Type.String({ minLength: 1, maxLength: 80 }),
+    state: Type.Optional(Type.String({ maxLength: 80 })),
+    country: Type.String({
+      pattern: '^[A-Za-z]{2}$',
+      description: 'ISO 3166-1 alpha-2, case-insensitive on input, stored upper-case.',
+    }),
+    postal_code: Type.String({ minLength: 1, maxLength: 20 }),
+    phone_number: Type.Optional(Type.String({ maxLength: 40 })),
+  },
+  {
+    $id: 'SandboxAddress',
+    additionalProperties: false,
+    description:
+      "A simulated shipping address. When a catalog region serves its country and sells in the cart's currency, that region becomes the cart's market (its region-specific prices apply).",
+  },
+);
+
+export const SandboxShippingOptionRequest = Type.Object(
+  { shipping_option_id: ShippingOptionId },
+  { $id: 'SandboxShippingOptionRequest', additionalProperties: false },
+);
+
+export const SandboxEmptyRequest = Type.Object({}, { $id: 'SandboxEmptyRequest', additionalProperties: false });
+
+/**
+ * TypeBox writes a union as `anyOf` without a discriminator; the contract's body is a
+ * `oneOf` discriminated by `action`, which Ajv (option `discriminator`) validates by
+ * looking at `action` first, so a wrong action gets one clear error.
+ */
+const closed = (description: string) => ({ additionalProperties: false, description });
+const actionBranches = [
+  Type.Object(
+    { action: Type.Literal('add_item'), variant_id: VariantId, quantity: Quantity },
+    closed('Same as POST /sandbox/v1/carts/{id}/items (needs cart:write).'),
+  ),
+  Type.Object(
+    { action: Type.Literal('set_shipping_address'), address: Type.Ref('SandboxAddress') },
+    closed('Same as POST /sandbox/v1/carts/{id}/shipping-address (needs cart:write).'),
+  ),
+  Type.Object(
+    { action: Type.Literal('select_shipping_option'), shipping_option_id: ShippingOptionId },
+    closed('Same as POST /sandbox/v1/carts/{id}/shipping-option (needs cart:write).'),
+  ),
+  Type.Object({ action: Type.Literal('checkout_link') }, closed('Same as POST /sandbox/v1/carts/{id}/checkout (needs checkout:create).')),
+];
+export type SandboxAction = Static<(typeof actionBranches)[number]>;
+
+export const SandboxActionRequest = Type.Unsafe<SandboxAction>({
+  $id: 'SandboxActionRequest',
+  description: 'Body of the deprecated compatibility route: exactly one of four actions, discriminated by `action`.',
+  // Ajv applies a discriminator to objects only; without this an array would pass.
+  type: 'object',
+  oneOf: actionBranches,
+  discriminator: { propertyName: 'action' },
+});
+
+export const SandboxCartItem = Type.Object(
+  {
+    variant_id: Type.String(),
+    quantity: Quantity,
+    unit_price: Type.Number({
+      minimum: 0,
+      description: "Major units, from the live catalog price in the cart's market at the time of this response; never stored.",
+    }),
+  },
+  { $id: 'SandboxCartItem' },
+);
+
+export const SandboxShippingOption = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    amount: Type.Number({ description: 'Major units; configured per currency (4.90 EUR by default).' }),
+    currency: Type.Optional(Type.String()),
+  },
+  { $id: 'SandboxShippingOption' },
+);
+
+const MajorAmount = Type.Number({ minimum: 0 });
+
+export const SandboxCart = Type.Object(
+  {
+    id: Type.String({ pattern: CART_ID_PATTERN }),
+    environment: Type.Literal('sandbox'),
+    simulated: Type.Literal(true),
+    currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+    items: Type.Array(Type.Ref('SandboxCartItem')),
+    shipping_address: Type.Optional(Type.Ref('SandboxAddress')),
+    shipping_option: Type.Optional(Type.Ref('SandboxShippingOption')),
+    totals: Type.Object(
+      { item_total: MajorAmount, shipping_total: MajorAmount, grand_total: MajorAmount },
+      { description: 'Computed in integer minor units and served in major units, so 3 × 16.50 + 4.90 is exactly 54.4.' },
+    ),
+    status: Type.Optional(Type.Literal('ready_for_checkout', { description: 'Only on a successful checkout answer.' })),
+    checkout_url: Type.Optional(Type.Null({ description: 'Only on a checkout answer; always null: nothing real is paid.' })),
+  },
+  {
+    $id: 'SandboxCart',
+    description:
+      "A simulated cart. Its market is the region of its currency (the region of IT for EUR), or the shipping address's region once one is set and sells in that currency. Unit prices and totals are recalculated from the live catalog on every read and change; a line whose variant stops being purchasable or priced in the market is left out, and removed for good by the next change to the cart.",
+  },
+);
+
+export const SandboxShippingOptions = Type.Object(
+  {
+    environment: Type.Literal('sandbox'),
+    simulated: Type.Literal(true),
+    options: Type.Array(Type.Ref('SandboxShippingOption')),
+  },
+  { $id: 'SandboxShippingOptions' },
+);
+
+export const SandboxError = Type.Object(
+  {
+    error: Type.Enum([...SANDBOX_ERROR_CODES]),
+    message: Type.Optional(Type.String()),
+    scope: Type.Optional(ScopeName),
+    retry_after: Type.Optional(Type.Integer({ description: 'Seconds; same as the Retry-After header.' })),
+  },
+  {
+    $id: 'SandboxError',
+    description:
+      'Sandbox error. sandbox_unauthorized (401: no, malformed, unknown or expired key), sandbox_insufficient_scope (401 on explicit cart routes, 403 on checkout and the compatibility route; `scope` names the missing scope), sandbox_invalid_request (400), sandbox_not_found (404: unknown cart or another key\'s cart), sandbox_variant_not_purchasable (422), sandbox_cart_incomplete (422), sandbox_idempotency_mismatch (422), sandbox_rate_limited (429), sandbox_disabled (503), sandbox_unavailable (503: the store is unreachable; retry after `retry_after` seconds), sandbox_internal_error (500). Bodies never contain stack traces or SQL.',
+  },
+);
+
+export const SandboxDiscovery = Type.Object(
+  {
+    environment: Type.Literal('sandbox'),
+    status: Type.Literal('available'),
+    simulated: Type.Literal(true),
+    free: Type.Literal(true),
+    key_issuance: Type.Object(
+      {
+        endpoint: Type.String({ format: 'uri' }),
+        method: Type.Literal('POST'),
+        lifetime_seconds: Type.Integer({ description: 'Keys expire this long after creation (24 h).' }),
+        default_scopes: Type.Array(ScopeName, { description: 'Granted when the request names no scope.' }),
+        rate_limit: Type.Union(
+          [
+            Type.Object({
+              limit: Type.Integer(),
+              window_seconds: Type.Integer(),
+              per: Type.Literal('client_ip'),
+            }),
+            Type.Null(),
+          ],
+          { description: 'Key issuance limit; null when switched off.' },
+        ),
+        public_key: Type.Object(
+          {
+            access_token: Type.String({ description: 'A shared, well-known key; never stored in the database.' }),
+            scopes: Type.Array(ScopeName),
+          },
+          { description: 'The shared public sandbox key: catalog:read only, it cannot create or change carts.' },
+        ),
+      },
+      { description: 'How to obtain a sandbox key.' },
+    ),
+    available_scopes: Type.Array(ScopeName),
+    openapi_url: Type.String({ format: 'uri' }),
+    mcp_url: Type.String({ format: 'uri' }),
+  },
+  { $id: 'SandboxDiscovery' },
+);
+
+export type SandboxAddressInput = Static<typeof SandboxAddress>;
+export type SandboxItemInput = Static<typeof SandboxItemRequest>;
+export type SandboxShippingOptionView = Static<typeof SandboxShippingOption>;
+export type SandboxCartItemView = Static<typeof SandboxCartItem>;
+
+export const sandboxSchemas = [
+  SandboxKeyRequest,
+  SandboxKeyResponse,
+  SandboxCartRequest,
+  SandboxItemRequest,
+  SandboxAddress,
+  SandboxShippingOptionRequest,
+  SandboxEmptyRequest,
+  SandboxActionRequest,
+  SandboxCartItem,
+  SandboxShippingOption,
+  SandboxCart,
+  SandboxShippingOptions,
+  SandboxError,
+  SandboxDiscovery,
+];

@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import { importCatalog } from '../../src/catalog/file/import-catalog.js';
+import { catalog, day, product, startCatalogApp, variant, type CatalogTestApp } from '../support/catalog-builder.js';
+
+const POLL_LIMIT_MS = 3000;
+
+describe('a running app picks up catalog changes made through the store', () => {
+  let testApp: CatalogTestApp;
+
+  before(async () => {
+    testApp = await startCatalogApp([product('first-product', { created_at: day(1) })], { catalogPollMs: 100 });
+  });
+  after(() => testApp.close());
+
+  /** Polls the detail route until it answers `status`, for at most POLL_LIMIT_MS. */
+  const waitForStatus = async (url: string, status: number) => {
+    const deadline = Date.now() + POLL_LIMIT_MS;
+    for (;;) {
+      const response = await testApp.client.get(url);
+      if (response.statusCode === status || Date.now() > deadline) return response;
+      await sleep(50);
+    }
+  };
+
+  it('404 before, then 200 for a product imported by another writer, without a restart or refresh call', async () => {
+    assert.equal((await testApp.client.get('/public/v1/products/late-arrival')).statusCode, 404);
+    const changed = catalog([
+      product('late-arrival', { created_at: day(2), variants: [variant('LATE', { prices: [{ currency: 'EUR', amount: 1234 }] })] }),
+    ]);
+    await importCatalog(testApp.store.db, changed);
+
+    const response = await waitForStatus('/public/v1/products/late-arrival', 200);
+    assert.equal(response.statusCode, 200, `not served within ${POLL_LIMIT_MS} ms`);
+    assert.equal(response.data.product.variants[0].price.amount, 12.34);
+    const list = await testApp.client.get('/public/v1/products');
+    assert.deepEqual(list.data.products.map((p: any) => p.handle), ['late-arrival', 'first-product']);
+  });
+});

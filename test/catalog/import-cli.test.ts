@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { assertProblem, getOk } from '../support/catalog-assertions.js';
+import { catalog, day, product, tempDir, variant, type TempDir } from '../support/catalog-builder.js';
+import { dumpCatalog } from '../support/catalog-store.js';
+import { ContractClient } from '../support/contract.js';
+import { INVALID_CATALOG, INVALID_CATALOG_PROBLEMS } from '../support/invalid-catalog.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = path.join(ROOT, 'src/catalog/file/import-cli.ts');
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const SEED = catalog([
+  product('keep-me', { created_at: day(1) }),
+  product('update-me', { created_at: day(2), variants: [variant('UPD', { prices: [{ currency: 'EUR', amount: 100 }] })] }),
+]);
+
+/** `update-me` repriced and `keep-me` left out. */
+const CHANGED = catalog([
+  product('update-me', { created_at: day(2), variants: [variant('UPD', { prices: [{ currency: 'EUR', amount: 250 }] })] }),
+]);
+
+/**
+ * `npm run catalog:import` as another process: the CLI writes into the same store as
+ * the test app (the SQLite file under DATA_DIR, or the test's PostgreSQL schema).
+ */
+describe('catalog import CLI', () => {
+  let dir: TempDir;
+  let testApp: TestApp;
+  let client: ContractClient;
+
+  const runCli = (...args: string[]): Promise<CliResult> =>
+    new Promise((resolve) => {
+      const env = { ...process.env, DATA_DIR: dir.path, DATABASE_URL: testApp.config.databaseUrl ?? '' };
+      execFile(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env }, (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      });
+    });
+
+  const detail = (handle: string) => client.get(`/public/v1/products/${handle}`);
+  const refreshed = () => testApp.app.catalogReadModel.refresh();
+
+  before(async () => {
+    dir = await tempDir();
+    const seed = await dir.writeJson('seed.json', SEED);
+    testApp = await startTestApp({ dataDir: dir.path, sqlitePath: path.join(dir.path, 'vetrina.sqlite'), catalogSeed: seed });
+    client = new ContractClient(testApp.app);
+  });
+  after(async () => {
+    await testApp.close();
+    await dir.remove();
+  });
+
+  it('exits non-zero for an invalid file, prints every problem path, and leaves the store unchanged', async () => {
+    const file = await dir.writeJson('invalid.json', INVALID_CATALOG);
+    const before = await dumpCatalog(testApp.store.db);
+    const result = await runCli(file);
+    assert.notEqual(result.code, 0);
+    for (const [problemPath] of INVALID_CATALOG_PROBLEMS) assert.ok(result.stderr.includes(problemPath), `${problemPath} in ${result.stderr}`);
+    assert.deepEqual(await dumpCatalog(testApp.store.db), before);
+  });
+
+  it('exits non-zero for an invalid file with --dry-run too', async () => {
+    const file = await dir.writeJson('invalid.json', INVALID_CATALOG);
+    const result = await runCli(file, '--dry-run');
+    assert.notEqual(result.code, 0);
+    assert.ok(result.stderr.includes(INVALID_CATALOG_PROBLEMS[0]![0]));
+  });
+
+  it('writes nothing with --dry-run for a valid file', async () => {
+    const file = await dir.writeJson('changed.json', CHANGED);
+    const before = await dumpCatalog(testApp.store.db);
+    const result = await runCli(file, '--dry-run');
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /is valid.*Nothing written/s);
+    assert.deepEqual(await dumpCatalog(testApp.store.db), before);
+  });
+
+  it('200 after an import: same ids, new price, and products missing from the file kept and listed by handle', async () => {
+    const before = (await getOk(client, '/public/v1/products/update-me')).product;
+    const result = await runCli(await dir.writeJson('changed.json', CHANGED));
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /not in file, kept: 1 \(keep-me\)/);
+
+    await refreshed();
+    const after = (await getOk(client, '/public/v1/products/update-me')).product;
+    assert.equal(after.id, before.id);
+    assert.equal(after.variants[0].id, before.variants[0].id);
+    assert.deepEqual(after.variants[0].price, { amount: 2.5, currency: 'EUR' });
+    assert.equal((await detail('keep-me')).statusCode, 200);
+  });
+
+  it('404 PRODUCT_NOT_FOUND after an import with --unpublish-missing for the products missing from the file', async () => {
+    const result = await runCli(await dir.writeJson('changed.json', CHANGED), '--unpublish-missing');
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /unpublished: 1 \(keep-me\)/);
+
+    await refreshed();
+    assertProblem(await detail('keep-me'), 404, 'PRODUCT_NOT_FOUND');
+    assert.equal((await detail('update-me')).statusCode, 200);
+  });
+
+  it('exits 2 with the usage for a missing file argument', async () => {
+    const result = await runCli();
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /Usage:/);
+  });
+});

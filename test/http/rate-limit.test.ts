@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { assertProblem } from '../support/catalog-assertions.js';
+import { ContractClient, type CheckedResponse } from '../support/contract.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+const LIST = '/public/v1/products?limit=1';
+const DETAIL = '/public/v1/products/caffe-espresso-blend';
+
+const header = (response: CheckedResponse, name: string) => response.headers[name.toLowerCase()];
+
+function assertRateLimitHeaders(response: CheckedResponse, remaining: number): void {
+  assert.equal(header(response, 'RateLimit-Limit'), '120');
+  assert.equal(header(response, 'RateLimit-Remaining'), String(remaining));
+  const reset = String(header(response, 'RateLimit-Reset'));
+  assert.match(reset, /^\d+$/);
+  assert.ok(Number(reset) >= 1 && Number(reset) <= 60, `RateLimit-Reset ${reset} is not 1..60`);
+}
+
+describe('catalog rate limit: 120 per client IP per minute (contract 8, decision 7)', () => {
+  let testApp: TestApp;
+  let client: ContractClient;
+
+  before(async () => {
+    testApp = await startTestApp({ catalogRateLimit: 120 });
+    client = new ContractClient(testApp.app);
+  });
+  after(() => testApp.close());
+
+  const from = (remoteAddress: string, url: string) => client.request({ method: 'GET', url, remoteAddress });
+
+  it('200 for requests 1..120 with RateLimit headers counting down, then 429 RATE_LIMITED with Retry-After equal to RateLimit-Reset', async () => {
+    for (let i = 1; i <= 120; i++) {
+      const response = await from('10.0.0.1', LIST);
+      assert.equal(response.statusCode, 200, `request ${i}`);
+      assertRateLimitHeaders(response, 120 - i);
+    }
+    const limited = await from('10.0.0.1', LIST);
+    assertProblem(limited, 429, 'RATE_LIMITED');
+    assertRateLimitHeaders(limited, 0);
+    assert.equal(header(limited, 'Retry-After'), header(limited, 'RateLimit-Reset'));
+  });
+
+  it('429 RATE_LIMITED on the detail route too once list and detail together used the window', async () => {
+    for (let i = 1; i <= 120; i++) {
+      const response = await from('10.0.0.2', i % 2 === 0 ? LIST : DETAIL);
+      assert.equal(response.statusCode, 200, `request ${i}`);
+      assertRateLimitHeaders(response, 120 - i);
+    }
+    assertProblem(await from('10.0.0.2', DETAIL), 429, 'RATE_LIMITED');
+    assertProblem(await from('10.0.0.2', LIST), 429, 'RATE_LIMITED');
+  });
+
+  it('200 for a different client IP while another one is limited', async () => {
+    for (let i = 1; i <= 121; i++) await from('10.0.0.3', LIST);
+    assert.equal((await from('10.0.0.3', LIST)).statusCode, 429);
+    const other = await from('10.0.0.4', LIST);
+    assert.equal(other.statusCode, 200);
+    assertRateLimitHeaders(other, 119);
+  });
+
+  it('400 answers count against the window and carry the RateLimit headers', async () => {
+    const response = await from('10.0.0.5', '/public/v1/products?limit=0');
+    assertProblem(response, 400, 'INVALID_QUERY');
+    assertRateLimitHeaders(response, 119);
+    assertRateLimitHeaders(await from('10.0.0.5', LIST), 118);
+  });
+});
+
+describe('catalog rate limit switched off (catalogRateLimit 0)', () => {
+  let testApp: TestApp;
+  let client: ContractClient;
+
+  before(async () => {
+    testApp = await startTestApp({ catalogRateLimit: 0 });
+    client = new ContractClient(testApp.app);
+  });
+  after(() => testApp.close());
+
+  for (const url of [LIST, DETAIL]) {
+    it(`200 without RateLimit headers on ${url.split('?')[0]}`, async () => {
+      for (let i = 0; i < 130; i++) {
+        const response = await client.get(url);
+        assert.equal(response.statusCode, 200);
+        for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after']) {
+          assert.equal(response.headers[name], undefined, name);
+        }
+      }
+    });
+  }
+});

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+const problemsOf = (env: Record<string, string>): string[] => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+};
+
+describe('TRUST_PROXY at config load', () => {
+  it('is off (socket address is the client) when unset', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+  });
+
+  it('accepts comma-separated addresses, CIDRs and the proxy-addr names', () => {
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,fd00::/8, ::1' }).trustProxy, ['10.0.0.0/8', '192.168.1.7', 'fd00::/8', '::1']);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: 'loopback,uniquelocal' }).trustProxy, ['loopback', 'uniquelocal']);
+  });
+
+  for (const value of ['true', 'TRUE', '*', 'everything', 'all', '0.0.0.0/0', '::/0', '10.0.0.1,*']) {
+    it(`refuses "${value}", which would let any client pick its own address`, () => {
+      const [problem, ...rest] = problemsOf({ TRUST_PROXY: value });
+      assert.equal(rest.length, 0);
+      assert.match(problem!, /^TRUST_PROXY=.* would trust X-Forwarded-For from every client/);
+    });
+  }
+
+  it('refuses a hop count, which trusts whoever connects directly', () => {
+    assert.match(problemsOf({ TRUST_PROXY: '1' })[0]!, /hop counts are not supported/);
+  });
+
+  for (const value of ['10.0.0.0/33', 'lb.internal', '10.0.0.1/8/1', 'fe80::/129']) {
+    it(`refuses "${value}", which is no address or CIDR`, () => {
+      assert.match(problemsOf({ TRUST_PROXY: value })[0]!, /^TRUST_PROXY must be comma-separated IP addresses or CIDRs/);
+    });
+  }
+});
+
+describe('Redis and metrics settings at config load', () => {
+  it('namespaces Redis keys under "vetrina:" unless REDIS_KEY_PREFIX says otherwise', () => {
+    assert.equal(loadConfig({}).redisKeyPrefix, 'vetrina:');
+    assert.equal(loadConfig({ REDIS_KEY_PREFIX: 'shop-a:' }).redisKeyPrefix, 'shop-a:');
+  });
+
+  it('leaves /metrics open without METRICS_TOKEN and refuses a token shorter than 16 characters', () => {
+    assert.equal(loadConfig({}).metricsToken, undefined);
+    assert.deepEqual(problemsOf({ METRICS_TOKEN: 'short' }), ['METRICS_TOKEN must be at least 16 characters long']);
+    assert.equal(loadConfig({ METRICS_TOKEN: 'a-long-enough-secret' }).metricsToken, 'a-long-enough-secret');
+  });
+});

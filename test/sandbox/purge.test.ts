@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, test } from 'node:test';
+import { purgeExpiredSandboxData } from '../../src/sandbox/purge.js';
+import { startSandboxApp, type SandboxTestApp } from './support.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+async function rowCounts(sandbox: SandboxTestApp) {
+  const { db } = sandbox.store;
+  const count = async (table: 'sandbox_keys' | 'sandbox_carts' | 'sandbox_idempotency') =>
+    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  return { keys: await count('sandbox_keys'), carts: await count('sandbox_carts'), idempotency: await count('sandbox_idempotency') };
+}
+
+describe('purge of expired sandbox data', () => {
+  let sandbox: SandboxTestApp;
+  before(async () => {
+    sandbox = await startSandboxApp();
+  });
+  after(() => sandbox.close());
+
+  test('removes expired keys, their carts and expired idempotency records, and keeps live ones', async () => {
+    const oldKey = await sandbox.newKey();
+    const oldCart = await sandbox.newCart(oldKey);
+    sandbox.advanceClock(12 * HOUR_MS);
+    const liveKey = await sandbox.newKey();
+    const liveCart = await sandbox.newCart(liveKey);
+    assert.deepEqual(await rowCounts(sandbox), { keys: 2, carts: 2, idempotency: 2 });
+
+    sandbox.advanceClock(12 * HOUR_MS);
+    assert.deepEqual(await sandbox.app.sandbox.purgeExpired(), { keys: 1, carts: 1, idempotency: 1 });
+    assert.deepEqual(await rowCounts(sandbox), { keys: 1, carts: 1, idempotency: 1 });
+    const carts = await sandbox.store.db.selectFrom('sandbox_carts').select('id').execute();
+    assert.deepEqual(carts.map((row) => row.id), [liveCart.id]);
+    assert.notEqual(oldCart.id, liveCart.id);
+    assert.equal((await sandbox.call(liveKey, 'GET', `/sandbox/v1/carts/${liveCart.id}`)).statusCode, 200);
+
+    // The exported function does the same for any instant: 12 h later everything has expired.
+    assert.deepEqual(await purgeExpiredSandboxData(sandbox.store.db, new Date(sandbox.clock().getTime() + 12 * HOUR_MS)), {
+      keys: 1,
+      carts: 1,
+      idempotency: 1,
+    });
+    assert.deepEqual(await rowCounts(sandbox), { keys: 0, carts: 0, idempotency: 0 });
+  });
+});
+
+describe('background purge', () => {
+  let sandbox: SandboxTestApp;
+  before(async () => {
+    sandbox = await startSandboxApp({ config: { sandbox: { purgeIntervalMs: 25 } } });
+  });
+  after(() => sandbox.close());
+
+  test('runs every purgeIntervalMs without being called', async () => {
+    const key = await sandbox.newKey();
+    await sandbox.newCart(key);
+    sandbox.advanceClock(25 * HOUR_MS);
+    for (let waited = 0; waited < 3000; waited += 25) {
+      const counts = await rowCounts(sandbox);
+      if (counts.keys + counts.carts + counts.idempotency === 0) return;
+      await sleep(25);
+    }
+    assert.fail(`expired rows were not purged: ${JSON.stringify(await rowCounts(sandbox))}`);
+  });
+});
