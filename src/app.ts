@@ -5,6 +5,7 @@ import { mcpPlugin } from './mcp/mcp-plugin.js';
 import { seedEmptyStore } from './catalog/seed.js';
 import type { Config } from './config.js';
 import { errorHandler, frameworkErrorHandler } from './http/error-handler.js';
+import { serializeJson } from './http/json-serializer.js';
 import { openapi } from './http/openapi.js';
 import { rateLimits } from './http/rate-limit.js';
 import { requestIdFor, requestIdHeader } from './http/request-id.js';
@@ -52,8 +53,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Response schemas document the contract and the tests check every body against
   // them; serialising with them is slow for the contract's nullable unions (the
   // serializer validates each anyOf branch at run time), and the render functions
-  // already build exactly the contract's shapes.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // already build exactly the contract's shapes. serializeJson reuses the text of
+  // rendered products between responses.
+  app.setSerializerCompiler(() => serializeJson);
 
   const store = options.store ?? openStore(config);
   if (!options.store) app.addHook('onClose', async () => store.close());

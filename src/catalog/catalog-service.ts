@@ -1,9 +1,11 @@
+import { reuseJson } from '../http/json-serializer.js';
 import { HttpProblem } from '../http/problem.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { marketContext, resolveMarket, type Market, type MarketContext, type MarketInput } from './market.js';
 import { indexAfter, matchingProducts, positionOf } from './read-model/query.js';
 import type { CatalogReadModel } from './read-model/read-model.js';
-import type { CatalogSnapshot } from './read-model/snapshot.js';
+import { snapshotMemo } from './read-model/snapshot-memo.js';
+import type { CatalogProduct, CatalogSnapshot } from './read-model/snapshot.js';
 import { words } from './read-model/text.js';
 import { renderProduct, type PublicProduct } from './render.js';
 
@@ -57,7 +59,7 @@ export class CatalogService {
     const last = page.at(-1);
     const nextCursor = last && start + page.length < ranked.length ? encodeCursor(positionOf(last), scope) : null;
     return {
-      products: page.map((entry) => renderProduct(entry.product, market, this.storefrontUrl)),
+      products: page.map((entry) => this.render(snapshot, entry.product, market)),
       count: ranked.length,
       limit,
       offset: start,
@@ -76,13 +78,26 @@ export class CatalogService {
         hint: 'Search with GET /public/v1/products?q=... to find a product and its handle.',
       });
     }
-    return { product: renderProduct(product, market, this.storefrontUrl), context: marketContext(market) };
+    return { product: this.render(snapshot, product, market), context: marketContext(market) };
   }
 
   get snapshot(): CatalogSnapshot {
     return this.readModel.snapshot;
   }
+
+  /**
+   * A product as served in a locale and region, rendered once per snapshot and shared
+   * (read-only) by every response that shows it; its JSON text is reused as well.
+   */
+  private render(snapshot: CatalogSnapshot, product: CatalogProduct, market: Market): PublicProduct {
+    return renderedMemo(snapshot, `${market.locale}|${market.region.id}|${product.id}`, () =>
+      reuseJson(renderProduct(product, market, this.storefrontUrl)),
+    );
+  }
 }
+
+/** Bounded so a huge catalog in many markets cannot hold every rendering at once. */
+const renderedMemo = snapshotMemo<PublicProduct>(20_000);
 
 /** A cursor is valid only for the query and market it was issued for. */
 function cursorScope(q: string | undefined, market: Market): string {
