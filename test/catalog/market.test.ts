@@ -1,31 +1,23 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { assertProblem, getOk } from '../support/catalog-assertions.js';
-import { ContractClient } from '../support/contract.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { useSharedApp } from '../support/shared-app.js';
 
 const LIST = '/public/v1/products';
 const DETAIL = '/public/v1/products/caffe-espresso-blend';
 
 describe('catalog market resolution (decision 1)', () => {
-  let testApp: TestApp;
-  let client: ContractClient;
-
-  before(async () => {
-    testApp = await startTestApp();
-    client = new ContractClient(testApp.app);
-  });
-  after(() => testApp.close());
+  const shared = useSharedApp();
 
   for (const path of [LIST, DETAIL]) {
     describe(`GET ${path}`, () => {
       it('200 with the default market en / IT / EUR / reg_it', async () => {
-        const data = await getOk(client, path);
+        const data = await getOk(shared.client, path);
         assert.deepEqual(data.context, { locale: 'en', country: 'IT', currency: 'EUR', region_id: 'reg_it' });
       });
 
       it('200 with currency defaulting to the region currency: country=GB is GBP in reg_gb', async () => {
-        const data = await getOk(client, `${path}?country=GB`);
+        const data = await getOk(shared.client, `${path}?country=GB`);
         assert.deepEqual(data.context, { locale: 'en', country: 'GB', currency: 'GBP', region_id: 'reg_gb' });
         const product = data.product ?? data.products[0];
         assert.equal(product.price_range.currency, 'GBP');
@@ -33,12 +25,12 @@ describe('catalog market resolution (decision 1)', () => {
       });
 
       it('200 with case-insensitive market values echoed upper-case', async () => {
-        const data = await getOk(client, `${path}?locale=IT&country=de&currency=eur`);
+        const data = await getOk(shared.client, `${path}?locale=IT&country=de&currency=eur`);
         assert.deepEqual(data.context, { locale: 'it', country: 'DE', currency: 'EUR', region_id: 'reg_eu' });
       });
 
       it('200 with the explicit currency of the region', async () => {
-        const data = await getOk(client, `${path}?country=US&currency=USD`);
+        const data = await getOk(shared.client, `${path}?country=US&currency=USD`);
         assert.deepEqual(data.context, { locale: 'en', country: 'US', currency: 'USD', region_id: 'reg_us' });
       });
 
@@ -58,7 +50,7 @@ describe('catalog market resolution (decision 1)', () => {
       ];
       for (const [query, what] of invalidMarkets) {
         it(`400 REGION_NOT_FOUND for ${what} (${query})`, async () => {
-          assertProblem(await client.get(`${path}?${query}`), 400, 'REGION_NOT_FOUND');
+          assertProblem(await shared.client.get(`${path}?${query}`), 400, 'REGION_NOT_FOUND');
         });
       }
     });

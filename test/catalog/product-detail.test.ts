@@ -1,27 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { assertProblem, getOk } from '../support/catalog-assertions.js';
-import { ContractClient } from '../support/contract.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { useSharedApp } from '../support/shared-app.js';
 
 const DETAIL = '/public/v1/products';
 
 describe('GET /public/v1/products/{handle} (decision 8)', () => {
-  let testApp: TestApp;
-  let client: ContractClient;
-
-  before(async () => {
-    testApp = await startTestApp();
-    client = new ContractClient(testApp.app);
-  });
-  after(() => testApp.close());
+  const shared = useSharedApp();
 
   it('200 with the product, all its variants and the market context', async () => {
-    const data = await getOk(client, `${DETAIL}/caffe-espresso-blend`);
+    const data = await getOk(shared.client, `${DETAIL}/caffe-espresso-blend`);
     assert.equal(data.product.handle, 'caffe-espresso-blend');
     assert.equal(data.product.title, 'Caffè Espresso Blend');
     assert.equal(data.product.variants.length, 9);
-    assert.equal(data.product.url, `${testApp.config.storefrontUrl}/products/caffe-espresso-blend`);
+    assert.equal(data.product.url, `${shared.testApp.config.storefrontUrl}/products/caffe-espresso-blend`);
     assert.deepEqual(data.product.variants[0].options, [
       { name: 'Size', value: '250 g' },
       { name: 'Grind', value: 'Whole bean' },
@@ -31,8 +23,8 @@ describe('GET /public/v1/products/{handle} (decision 8)', () => {
   });
 
   it('200 for the same handle as the list serves, with the same product', async () => {
-    const list = await getOk(client, '/public/v1/products?limit=1');
-    const detail = await getOk(client, `${DETAIL}/${list.products[0].handle}`);
+    const list = await getOk(shared.client, '/public/v1/products?limit=1');
+    const detail = await getOk(shared.client, `${DETAIL}/${list.products[0].handle}`);
     assert.deepEqual(detail.product, list.products[0]);
   });
 
@@ -50,19 +42,19 @@ describe('GET /public/v1/products/{handle} (decision 8)', () => {
   ];
   for (const [handle, what] of malformed) {
     it(`400 INVALID_HANDLE for a handle with ${what}`, async () => {
-      assertProblem(await client.get(`${DETAIL}/${handle}`), 400, 'INVALID_HANDLE');
+      assertProblem(await shared.client.get(`${DETAIL}/${handle}`), 400, 'INVALID_HANDLE');
     });
   }
 
   it('404 PRODUCT_NOT_FOUND for a well-formed handle of 200 characters that is unknown', async () => {
-    assertProblem(await client.get(`${DETAIL}/${'a'.repeat(200)}`), 404, 'PRODUCT_NOT_FOUND');
+    assertProblem(await shared.client.get(`${DETAIL}/${'a'.repeat(200)}`), 404, 'PRODUCT_NOT_FOUND');
   });
 
   it('404 PRODUCT_NOT_FOUND for an unknown handle', async () => {
-    assertProblem(await client.get(`${DETAIL}/no-such-product`), 404, 'PRODUCT_NOT_FOUND');
+    assertProblem(await shared.client.get(`${DETAIL}/no-such-product`), 404, 'PRODUCT_NOT_FOUND');
   });
 
   it('400 REGION_NOT_FOUND for an unserved market on a known product', async () => {
-    assertProblem(await client.get(`${DETAIL}/caffe-espresso-blend?country=JP`), 400, 'REGION_NOT_FOUND');
+    assertProblem(await shared.client.get(`${DETAIL}/caffe-espresso-blend?country=JP`), 400, 'REGION_NOT_FOUND');
   });
 });

@@ -1,37 +1,29 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { assertProblem, getOk } from '../support/catalog-assertions.js';
-import { ContractClient } from '../support/contract.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { useSharedApp } from '../support/shared-app.js';
 
 const LIST = '/public/v1/products';
 
 describe('GET /public/v1/products query bounds (contract 4.1 and 8, decision 2)', () => {
-  let testApp: TestApp;
-  let client: ContractClient;
-
-  before(async () => {
-    testApp = await startTestApp();
-    client = new ContractClient(testApp.app);
-  });
-  after(() => testApp.close());
+  const shared = useSharedApp();
 
   const invalidQuery = async (query: string) => {
-    const response = await client.get(`${LIST}?${query}`);
+    const response = await shared.client.get(`${LIST}?${query}`);
     assertProblem(response, 400, 'INVALID_QUERY');
     return response.data.error.message as string;
   };
 
   describe('limit', () => {
     it('200 with 10 products by default', async () => {
-      const data = await getOk(client, LIST);
+      const data = await getOk(shared.client, LIST);
       assert.equal(data.limit, 10);
       assert.equal(data.products.length, 10);
     });
 
     for (const limit of [1, 20]) {
       it(`200 with ${limit} products for limit=${limit}`, async () => {
-        const data = await getOk(client, `${LIST}?limit=${limit}`);
+        const data = await getOk(shared.client, `${LIST}?limit=${limit}`);
         assert.equal(data.limit, limit);
         assert.equal(data.products.length, limit);
       });
@@ -46,7 +38,7 @@ describe('GET /public/v1/products query bounds (contract 4.1 and 8, decision 2)'
 
   describe('offset', () => {
     it('200 for offset=1000, an empty page past the end', async () => {
-      const data = await getOk(client, `${LIST}?offset=1000`);
+      const data = await getOk(shared.client, `${LIST}?offset=1000`);
       assert.equal(data.offset, 1000);
       assert.deepEqual(data.products, []);
       assert.equal(data.has_more, false);
@@ -54,8 +46,8 @@ describe('GET /public/v1/products query bounds (contract 4.1 and 8, decision 2)'
     });
 
     it('200 for offset=3, starting at the fourth product', async () => {
-      const all = await getOk(client, `${LIST}?limit=5`);
-      const data = await getOk(client, `${LIST}?limit=2&offset=3`);
+      const all = await getOk(shared.client, `${LIST}?limit=5`);
+      const data = await getOk(shared.client, `${LIST}?limit=2&offset=3`);
       assert.equal(data.offset, 3);
       assert.deepEqual(
         data.products.map((p: any) => p.id),
@@ -72,7 +64,7 @@ describe('GET /public/v1/products query bounds (contract 4.1 and 8, decision 2)'
 
   describe('q', () => {
     it('200 for q of 120 characters', async () => {
-      const data = await getOk(client, `${LIST}?q=${'a'.repeat(120)}`);
+      const data = await getOk(shared.client, `${LIST}?q=${'a'.repeat(120)}`);
       assert.equal(data.count, 0);
     });
 
@@ -106,7 +98,7 @@ describe('GET /public/v1/products query bounds (contract 4.1 and 8, decision 2)'
     }
 
     const firstCursor = async (query: string) => {
-      const data = await getOk(client, `${LIST}?limit=2&${query}`);
+      const data = await getOk(shared.client, `${LIST}?limit=2&${query}`);
       assert.notEqual(data.next_cursor, null);
       return encodeURIComponent(data.next_cursor);
     };
@@ -126,7 +118,7 @@ describe('GET /public/v1/products query bounds (contract 4.1 and 8, decision 2)'
 
     it('200 for a cursor reused with a different limit', async () => {
       const cursor = await firstCursor('q=olive');
-      const data = await getOk(client, `${LIST}?limit=3&q=olive&cursor=${cursor}`);
+      const data = await getOk(shared.client, `${LIST}?limit=3&q=olive&cursor=${cursor}`);
       assert.equal(data.offset, 2);
     });
 
@@ -138,8 +130,8 @@ describe('GET /public/v1/products query bounds (contract 4.1 and 8, decision 2)'
   });
 
   it('200 with unknown query parameters ignored', async () => {
-    const plain = await getOk(client, `${LIST}?limit=3`);
-    const withUnknown = await getOk(client, `${LIST}?limit=3&foo=bar&page=7&sort=price`);
+    const plain = await getOk(shared.client, `${LIST}?limit=3`);
+    const withUnknown = await getOk(shared.client, `${LIST}?limit=3&foo=bar&page=7&sort=price`);
     assert.deepEqual(
       withUnknown.products.map((p: any) => p.id),
       plain.products.map((p: any) => p.id),

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { UUID, assertProblem } from '../support/catalog-assertions.js';
-import { ContractClient } from '../support/contract.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { useSharedApp } from '../support/shared-app.js';
 
 const INCOMING = '6f1c2d3e-4a5b-4c6d-8e7f-901234567890';
 
@@ -14,25 +13,18 @@ const ERRORS: [string, number, string][] = [
 ];
 
 describe('request ids on catalog responses', () => {
-  let testApp: TestApp;
-  let client: ContractClient;
-
-  before(async () => {
-    testApp = await startTestApp();
-    client = new ContractClient(testApp.app);
-  });
-  after(() => testApp.close());
+  const shared = useSharedApp();
 
   for (const path of ['/public/v1/products', '/public/v1/products/caffe-espresso-blend']) {
     it(`200 on ${path} has a UUID request_id equal to X-Request-Id`, async () => {
-      const response = await client.get(path);
+      const response = await shared.client.get(path);
       assert.equal(response.statusCode, 200);
       assert.match(response.data.request_id, UUID);
       assert.equal(response.headers['x-request-id'], response.data.request_id);
     });
 
     it(`200 on ${path} echoes an incoming UUID X-Request-Id`, async () => {
-      const response = await client.get(path, { 'x-request-id': INCOMING });
+      const response = await shared.client.get(path, { 'x-request-id': INCOMING });
       assert.equal(response.headers['x-request-id'], INCOMING);
       assert.equal(response.data.request_id, INCOMING);
     });
@@ -40,7 +32,7 @@ describe('request ids on catalog responses', () => {
 
   for (const [path, status, code] of ERRORS) {
     it(`${status} ${code} echoes an incoming UUID X-Request-Id in header and body`, async () => {
-      const response = await client.get(path, { 'x-request-id': INCOMING });
+      const response = await shared.client.get(path, { 'x-request-id': INCOMING });
       assertProblem(response, status, code);
       assert.equal(response.data.request_id, INCOMING);
     });
@@ -48,7 +40,7 @@ describe('request ids on catalog responses', () => {
 
   for (const incoming of ['not-a-uuid', `${INCOMING}-x`, `${INCOMING}\u0000`, '', "'; DROP TABLE products; --"]) {
     it(`404 PRODUCT_NOT_FOUND replaces the invalid X-Request-Id ${JSON.stringify(incoming)} with a fresh UUID`, async () => {
-      const response = await client.get('/public/v1/products/no-such-product', { 'x-request-id': incoming });
+      const response = await shared.client.get('/public/v1/products/no-such-product', { 'x-request-id': incoming });
       assertProblem(response, 404, 'PRODUCT_NOT_FOUND');
       assert.notEqual(response.data.request_id, INCOMING);
     });
@@ -56,7 +48,7 @@ describe('request ids on catalog responses', () => {
 
   it('200 gives every request its own id', async () => {
     const ids = new Set<string>();
-    for (let i = 0; i < 5; i++) ids.add((await client.get('/public/v1/products?limit=1')).data.request_id);
+    for (let i = 0; i < 5; i++) ids.add((await shared.client.get('/public/v1/products?limit=1')).data.request_id);
     assert.equal(ids.size, 5);
   });
 });
