@@ -1,3 +1,4 @@
+# syntax=docker/dockerfile:1
 # Vetrina: one instance per container. Configuration comes from the environment (README,
 # docs/deploy.md). scripts/check-dockerfile-steps.sh replays these steps without Docker in CI,
 # so keep RUN steps relative to WORKDIR and free of the image's users.

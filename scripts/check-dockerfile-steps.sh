@@ -26,9 +26,10 @@ stage="" root="" workdir="" cmd="" healthcheck=""
 
 fail() { echo "check-dockerfile-steps: $*" >&2; exit 1; }
 json_words() { node -e 'for (const word of JSON.parse(process.argv[1])) console.log(word)' "$1"; }
-in_stage() { # runs "$@" in the stage's workdir with a container-like environment, as one process
-  (cd "$workdir" && exec env -i PATH="$PATH" HOME="$work/home" ${stage_env[$stage]:-} "$@")
+exec_in_stage() { # becomes "$@", in the stage's workdir with a container-like environment
+  cd "$workdir" && exec env -i PATH="$PATH" HOME="$work/home" ${stage_env[$stage]:-} "$@"
 }
+in_stage() { (exec_in_stage "$@"); }
 run_step() { # RUN [--mount=...] command: the mounts are caches, and HOME already persists across steps
   local command=$1
   while [[ "$command" == --mount=* ]]; do command=${command#* }; done
@@ -79,6 +80,7 @@ while IFS= read -r line || [ -n "$line" ]; do
   case "$keyword" in
     FROM)
       read -r image _ stage <<<"$args"
+      [ -n "$stage" ] || fail "name every stage: FROM image AS name"
       root="$work/stages/$stage" workdir="$root" && mkdir -p "$root"
       wanted=$(sed -n 's/^node:\([0-9]*\).*/\1/p' <<<"$image")
       [ "$wanted" = "$(node -p 'process.versions.node.split(".")[0]')" ] || echo "   warning: the image has node $wanted, this check runs $(node --version)"
@@ -101,7 +103,8 @@ port=$(node -e 'const s = require("node:net").createServer().listen(0, () => { c
 stage_env[$stage]+=" PORT=$port"
 
 echo "== starting ${cmd_words[*]} on port $port"
-in_stage "${cmd_words[@]}" >"$work/server.log" 2>&1 &
+# The background subshell becomes the server itself, so $! is the process the signals are for.
+exec_in_stage "${cmd_words[@]}" >"$work/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 120); do
   if in_stage "${health_words[@]}"; then

@@ -90,6 +90,13 @@ const STORE_RETRY_AFTER_SECONDS = 5;
  * An unreachable store is 503 with Retry-After on the sandbox, the only surface that
  * reads the store per request; anywhere else it stays a 500 INTERNAL_ERROR (contract 7).
  */
+/** The sandbox's answer while its store is unreachable, for REST and MCP alike. */
+export function sandboxUnavailable(): HttpProblem {
+  return new HttpProblem(503, 'sandbox_unavailable', 'The sandbox store is unreachable; retry shortly.', {
+    retryAfter: STORE_RETRY_AFTER_SECONDS,
+  });
+}
+
 function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
   const status = error.statusCode ?? 500;
   const sandbox = isSandbox(request);
@@ -98,11 +105,7 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
       hint: 'Check the request against /openapi.json.',
     });
   }
-  if (sandbox && isStoreUnavailable(error)) {
-    return new HttpProblem(503, 'sandbox_unavailable', 'The sandbox store is unreachable; retry shortly.', {
-      retryAfter: STORE_RETRY_AFTER_SECONDS,
-    });
-  }
+  if (sandbox && isStoreUnavailable(error)) return sandboxUnavailable();
   return new HttpProblem(500, sandbox ? 'sandbox_internal_error' : 'INTERNAL_ERROR', 'A temporary failure occurred.', {
     hint: 'Retry shortly; if it persists, report the request_id.',
   });

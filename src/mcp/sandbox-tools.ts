@@ -1,11 +1,12 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { Type, type TSchema } from 'typebox';
-import { sandboxErrorBody } from '../http/error-handler.js';
+import { sandboxErrorBody, sandboxUnavailable } from '../http/error-handler.js';
 import { HttpProblem } from '../http/problem.js';
 import { admitCartCall } from '../sandbox/admission.js';
 import type { SandboxPrincipal } from '../sandbox/auth.js';
 import { sandboxDisabled } from '../sandbox/errors.js';
 import { recordCall } from '../sandbox/recorded-call.js';
+import { isStoreUnavailable } from '../store/store-unavailable.js';
 import type { SandboxServices } from '../sandbox/sandbox-plugin.js';
 import { SandboxAddress, SandboxKeyRequest, SandboxKeyResponse, SandboxShippingOptions } from '../sandbox/schemas.js';
 import { CART_SCOPE, CHECKOUT_SCOPE, type Scope } from '../sandbox/scopes.js';
@@ -44,9 +45,13 @@ export function registerSandboxTools(server: McpServer, deps: SandboxToolDeps, c
     }),
   );
   const run = (work: () => Promise<object>) =>
-    runTool(context, renderSandboxError, () => {
+    runTool(context, renderSandboxError, async () => {
       if (!deps.enabled) throw sandboxDisabled();
-      return work();
+      try {
+        return await work();
+      } catch (error) {
+        throw isStoreUnavailable(error) ? sandboxUnavailable() : error;
+      }
     });
 
   const principalFor = (scope: Scope): Promise<SandboxPrincipal> =>

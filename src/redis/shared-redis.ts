@@ -1,14 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis, type RedisOptions } from 'ioredis';
 import { throttledWarning } from '../operations/throttled-warning.js';
+import { withTimeout } from '../operations/with-timeout.js';
+
+const CONNECT_TIMEOUT_MS = 2000;
 
 /**
  * Every connection fails fast rather than queueing while Redis is away (a request must
  * never wait for Redis: the callers fall back), and keeps reconnecting on its own, at
  * most every 2 s, so the service recovers without a restart.
  */
-const CONNECT_TIMEOUT_MS = 2000;
-
 const FAIL_FAST: RedisOptions = {
   connectTimeout: CONNECT_TIMEOUT_MS,
   commandTimeout: 500,
@@ -56,15 +57,10 @@ export function connectSharedRedis(url: string, keyPrefix: string, log: FastifyB
 export async function settleConnections(redis: SharedRedis): Promise<boolean> {
   const ready = (client: Redis) =>
     client.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => client.once('ready', resolve));
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<false>((resolve) => {
-    timer = setTimeout(resolve, CONNECT_TIMEOUT_MS, false);
-  });
-  try {
-    return await Promise.race([Promise.all([ready(redis.commands), ready(redis.subscriber)]).then(() => true), timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return withTimeout(Promise.all([ready(redis.commands), ready(redis.subscriber)]), CONNECT_TIMEOUT_MS, 'Redis').then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Runs `action` now if the connection is ready, and again after every reconnection. */

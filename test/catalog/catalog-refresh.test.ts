@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { importCatalog } from '../../src/catalog/file/import-catalog.js';
+import { pollUntil } from '../support/poll.js';
 import { catalog, day, product, startCatalogApp, variant, type CatalogTestApp } from '../support/catalog-builder.js';
 
 const POLL_LIMIT_MS = 3000;
@@ -15,14 +15,8 @@ describe('a running app picks up catalog changes made through the store', () => 
   after(() => testApp.close());
 
   /** Polls the detail route until it answers `status`, for at most POLL_LIMIT_MS. */
-  const waitForStatus = async (url: string, status: number) => {
-    const deadline = Date.now() + POLL_LIMIT_MS;
-    for (;;) {
-      const response = await testApp.client.get(url);
-      if (response.statusCode === status || Date.now() > deadline) return response;
-      await sleep(50);
-    }
-  };
+  const waitForStatus = async (url: string, status: number) =>
+    (await pollUntil(() => testApp.client.get(url), (response) => response.statusCode === status, POLL_LIMIT_MS)).value;
 
   it('404 before, then 200 for a product imported by another writer, without a restart or refresh call', async () => {
     assert.equal((await testApp.client.get('/public/v1/products/late-arrival')).statusCode, 404);

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { ContractClient } from '../support/contract.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { describe, it } from 'node:test';
+import { useSharedApp } from '../support/shared-app.js';
 
 /**
  * The client address decides the catalog rate-limit window (decision 7), so the
@@ -11,39 +10,25 @@ const LIST = '/public/v1/products?limit=1';
 const LOAD_BALANCER = '10.1.2.3';
 
 describe('client address without TRUST_PROXY: the socket address, whatever X-Forwarded-For says', () => {
-  let testApp: TestApp;
-  let client: ContractClient;
-
-  before(async () => {
-    testApp = await startTestApp({ catalogRateLimit: 3 });
-    client = new ContractClient(testApp.app);
-  });
-  after(() => testApp.close());
+  const shared = useSharedApp({ catalogRateLimit: 3 });
 
   it('counts every request from one socket address in one window, so a forged X-Forwarded-For gains nothing', async () => {
     const remaining: string[] = [];
     for (const forged of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) {
-      const response = await client.request({ method: 'GET', url: LIST, remoteAddress: '203.0.113.10', headers: { 'x-forwarded-for': forged } });
+      const response = await shared.client.request({ method: 'GET', url: LIST, remoteAddress: '203.0.113.10', headers: { 'x-forwarded-for': forged } });
       remaining.push(String(response.headers['ratelimit-remaining']));
     }
     assert.deepEqual(remaining, ['2', '1', '0']);
-    const limited = await client.request({ method: 'GET', url: LIST, remoteAddress: '203.0.113.10', headers: { 'x-forwarded-for': '198.51.100.4' } });
+    const limited = await shared.client.request({ method: 'GET', url: LIST, remoteAddress: '203.0.113.10', headers: { 'x-forwarded-for': '198.51.100.4' } });
     assert.equal(limited.statusCode, 429);
   });
 });
 
 describe('client address with TRUST_PROXY set to the load balancer network', () => {
-  let testApp: TestApp;
-  let client: ContractClient;
-
-  before(async () => {
-    testApp = await startTestApp({ catalogRateLimit: 3, trustProxy: ['10.0.0.0/8'] });
-    client = new ContractClient(testApp.app);
-  });
-  after(() => testApp.close());
+  const shared = useSharedApp({ catalogRateLimit: 3, trustProxy: ['10.0.0.0/8'] });
 
   const viaLoadBalancer = (forwardedFor: string) =>
-    client.request({ method: 'GET', url: LIST, remoteAddress: LOAD_BALANCER, headers: { 'x-forwarded-for': forwardedFor } });
+    shared.client.request({ method: 'GET', url: LIST, remoteAddress: LOAD_BALANCER, headers: { 'x-forwarded-for': forwardedFor } });
 
   it('gives each client behind the load balancer its own window', async () => {
     assert.equal((await viaLoadBalancer('198.51.100.20')).headers['ratelimit-remaining'], '2');
@@ -60,7 +45,7 @@ describe('client address with TRUST_PROXY set to the load balancer network', () 
 
   it('ignores X-Forwarded-For from a sender outside the trusted network', async () => {
     const direct = (forwardedFor: string) =>
-      client.request({ method: 'GET', url: LIST, remoteAddress: '203.0.113.40', headers: { 'x-forwarded-for': forwardedFor } });
+      shared.client.request({ method: 'GET', url: LIST, remoteAddress: '203.0.113.40', headers: { 'x-forwarded-for': forwardedFor } });
     for (const forged of ['198.51.100.41', '198.51.100.42', '198.51.100.43']) await direct(forged);
     assert.equal((await direct('198.51.100.44')).statusCode, 429);
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { ContractClient } from '../support/contract.js';
+import { McpTestClient } from '../support/mcp-client.js';
 import { pollUntil } from '../support/poll.js';
 import { needsPostgres, postgresUrl } from '../support/production-services.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
@@ -64,6 +65,20 @@ describe('PostgreSQL unreachable, then back, without a restart', { skip: needsPo
         assert.doesNotMatch(response.body, /ECONN|terminated|postgres|select|insert/i);
       });
     }
+
+    it('MCP: cart tools answer the tool error sandbox_unavailable, catalog tools still answer', async () => {
+      const url = `${await testApp.app.listen({ port: 0, host: '127.0.0.1' })}/mcp/sandbox`;
+      const agent = await McpTestClient.connect(url, { token });
+      try {
+        const cart = await agent.call('create_cart', {});
+        assert.equal(cart.isError, true);
+        assert.equal(cart.data.error, 'sandbox_unavailable');
+        assert.equal(cart.data.retry_after, 5);
+        assert.equal((await agent.call('search_catalog', { query: 'olive' })).isError, false);
+      } finally {
+        await agent.close();
+      }
+    });
 
     it('503 not_ready from /readyz naming the store, while /healthz stays 200', async () => {
       const ready = await client.get('/readyz');

@@ -1,64 +1,44 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { ContractClient } from '../support/contract.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { describe, it } from 'node:test';
+import { sample } from '../support/prometheus.js';
+import { useSharedApp } from '../support/shared-app.js';
 
 const OPERATIONS = ['/healthz', '/readyz', '/metrics'];
 const METRICS_TOKEN = 'metrics-token-for-tests';
 
-/** The value of one sample line of the Prometheus text format, or undefined when absent. */
-function sample(metrics: string, series: string): number | undefined {
-  const line = metrics.split('\n').find((candidate) => candidate.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
-
 describe('GET /healthz and GET /readyz', () => {
-  let testApp: TestApp;
-  let client: ContractClient;
-
-  before(async () => {
-    testApp = await startTestApp();
-    client = new ContractClient(testApp.app);
-  });
-  after(() => testApp.close());
+  const shared = useSharedApp();
 
   it('200 {status: ok} for liveness, never cached', async () => {
-    const response = await client.get('/healthz');
+    const response = await shared.client.get('/healthz');
     assert.equal(response.statusCode, 200);
     assert.deepEqual(response.data, { status: 'ok' });
     assert.equal(response.headers['cache-control'], 'no-store');
   });
 
   it('200 ready with every check ok: store and read model, and Redis exactly when REDIS_URL is set', async () => {
-    const response = await client.get('/readyz');
+    const response = await shared.client.get('/readyz');
     assert.equal(response.statusCode, 200, response.body);
-    const expected = { store: 'ok', read_model: 'ok', ...(testApp.config.redisUrl && { redis: 'ok' }) };
+    const expected = { store: 'ok', read_model: 'ok', ...(shared.testApp.config.redisUrl && { redis: 'ok' }) };
     assert.deepEqual(response.data, { status: 'ready', failed: [], checks: expected });
     assert.equal(response.headers['cache-control'], 'no-store');
   });
 });
 
 describe('GET /metrics', () => {
-  let testApp: TestApp;
-  let client: ContractClient;
-
-  before(async () => {
-    testApp = await startTestApp({ catalogRateLimit: 2 });
-    client = new ContractClient(testApp.app);
-  });
-  after(() => testApp.close());
+  const shared = useSharedApp({ catalogRateLimit: 2 });
 
   const scrape = async () => {
-    const response = await testApp.app.inject({ method: 'GET', url: '/metrics' });
+    const response = await shared.testApp.app.inject({ method: 'GET', url: '/metrics' });
     assert.equal(response.statusCode, 200);
     assert.match(String(response.headers['content-type']), /^text\/plain; version=0\.0\.4/);
     return response.body;
   };
 
   it('counts requests by route template and status, with latency, and 429s by rate limit', async () => {
-    await client.get('/public/v1/products?limit=1');
-    await client.get('/public/v1/products/caffe-espresso-blend');
-    assert.equal((await client.get('/public/v1/products?limit=2')).statusCode, 429);
+    await shared.client.get('/public/v1/products?limit=1');
+    await shared.client.get('/public/v1/products/caffe-espresso-blend');
+    assert.equal((await shared.client.get('/public/v1/products?limit=2')).statusCode, 429);
     const metrics = await scrape();
     assert.equal(sample(metrics, 'vetrina_http_requests_total{method="GET",route="/public/v1/products",status="200"}'), 1);
     assert.equal(sample(metrics, 'vetrina_http_requests_total{method="GET",route="/public/v1/products",status="429"}'), 1);
@@ -69,7 +49,7 @@ describe('GET /metrics', () => {
   });
 
   it('reports the read model size and version', async () => {
-    const { snapshot } = testApp.app.catalogReadModel;
+    const { snapshot } = shared.testApp.app.catalogReadModel;
     const metrics = await scrape();
     assert.equal(sample(metrics, 'vetrina_catalog_products'), snapshot.products.length);
     assert.equal(sample(metrics, 'vetrina_catalog_version'), snapshot.version);
@@ -77,9 +57,9 @@ describe('GET /metrics', () => {
 
   it('counts the live sandbox keys and carts in the store at scrape time', async () => {
     const before = await scrape();
-    const key = await client.request({ method: 'POST', url: '/sandbox/v1/keys' });
+    const key = await shared.client.request({ method: 'POST', url: '/sandbox/v1/keys' });
     assert.equal(key.statusCode, 201);
-    const cart = await client.request({
+    const cart = await shared.client.request({
       method: 'POST',
       url: '/sandbox/v1/carts',
       headers: { authorization: `Bearer ${key.data.access_token}`, 'idempotency-key': 'metrics-cart' },
@@ -93,23 +73,18 @@ describe('GET /metrics', () => {
   });
 
   it('files requests that match no route under one "unmatched" label', async () => {
-    await testApp.app.inject({ method: 'GET', url: '/no/such/route/42' });
+    await shared.testApp.app.inject({ method: 'GET', url: '/no/such/route/42' });
     assert.equal(sample(await scrape(), 'vetrina_http_requests_total{method="GET",route="unmatched",status="404"}'), 1);
   });
 });
 
 describe('operations routes are outside every rate limit', () => {
-  let testApp: TestApp;
-
-  before(async () => {
-    testApp = await startTestApp({ catalogRateLimit: 1, sandbox: { keyRateLimit: 1, cartRateLimit: 1 } });
-  });
-  after(() => testApp.close());
+  const shared = useSharedApp({ catalogRateLimit: 1, sandbox: { keyRateLimit: 1, cartRateLimit: 1 } });
 
   for (const url of OPERATIONS) {
     it(`200 without RateLimit headers on GET ${url}, however often`, async () => {
       for (let i = 0; i < 5; i++) {
-        const response = await testApp.app.inject({ method: 'GET', url });
+        const response = await shared.testApp.app.inject({ method: 'GET', url });
         assert.equal(response.statusCode, 200, response.body);
         assert.equal(response.headers['ratelimit-limit'], undefined);
       }
@@ -118,15 +93,10 @@ describe('operations routes are outside every rate limit', () => {
 });
 
 describe('GET /metrics with METRICS_TOKEN set', () => {
-  let testApp: TestApp;
-
-  before(async () => {
-    testApp = await startTestApp({ metricsToken: METRICS_TOKEN });
-  });
-  after(() => testApp.close());
+  const shared = useSharedApp({ metricsToken: METRICS_TOKEN });
 
   const scrapeWith = (authorization?: string) =>
-    testApp.app.inject({ method: 'GET', url: '/metrics', headers: authorization === undefined ? {} : { authorization } });
+    shared.testApp.app.inject({ method: 'GET', url: '/metrics', headers: authorization === undefined ? {} : { authorization } });
 
   for (const [what, authorization] of [
     ['no Authorization header', undefined],
@@ -149,7 +119,7 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
   });
 
   it('documents the bearer requirement and the 401 in /openapi.json', async () => {
-    const doc = (await new ContractClient(testApp.app).get('/openapi.json')).data;
+    const doc = (await shared.client.get('/openapi.json')).data;
     const operation = doc.paths['/metrics'].get;
     assert.deepEqual(operation.security, [{ metricsBearer: [] }]);
     assert.ok(operation.responses['401']);
@@ -158,15 +128,10 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
 });
 
 describe('/openapi.json documents the operations routes', () => {
-  let testApp: TestApp;
-
-  before(async () => {
-    testApp = await startTestApp();
-  });
-  after(() => testApp.close());
+  const shared = useSharedApp();
 
   it("lists /healthz, /readyz and /metrics under the tag 'operations'", async () => {
-    const doc = (await new ContractClient(testApp.app).get('/openapi.json')).data;
+    const doc = (await shared.client.get('/openapi.json')).data;
     assert.ok(doc.tags.some((tag: { name: string }) => tag.name === 'operations'));
     for (const url of OPERATIONS) assert.deepEqual(doc.paths[url].get.tags, ['operations'], url);
     assert.deepEqual(Object.keys(doc.paths['/readyz'].get.responses).sort(), ['200', '503']);

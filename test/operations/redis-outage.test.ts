@@ -3,6 +3,7 @@ import { after, before, describe, it, type TestContext } from 'node:test';
 import { Redis } from 'ioredis';
 import { ContractClient } from '../support/contract.js';
 import { pollUntil } from '../support/poll.js';
+import { sample } from '../support/prometheus.js';
 import { needsRedis, redisUrl } from '../support/production-services.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -10,10 +11,6 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 /** Only a hang guard: ioredis retries at most every 2 s. */
 const RECOVERY_LIMIT_MS = 10_000;
 const LIST = '/public/v1/products?limit=1';
-
-/** The value of one sample line of the Prometheus text format. */
-const sample = (metrics: string, series: string) =>
-  Number(metrics.split('\n').find((line) => line.startsWith(`${series} `))?.slice(series.length + 1) ?? NaN);
 
 /**
  * Degraded mode 2 (docs/deploy.md): every request is still answered and still rate
@@ -40,7 +37,7 @@ describe('Redis unreachable, then back, without a restart', { skip: needsRedis }
     await proxy.close();
   });
 
-  const fallbacks = async () => sample((await testApp.app.inject({ url: '/metrics' })).body, 'vetrina_rate_limit_redis_fallbacks_total');
+  const fallbacks = async () => sample((await testApp.app.inject({ url: '/metrics' })).body, 'vetrina_rate_limit_redis_fallbacks_total')!;
 
   it('counts catalog requests in Redis while it answers', async () => {
     assert.equal((await client.get(LIST)).headers['ratelimit-remaining'], '119');

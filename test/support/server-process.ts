@@ -61,7 +61,12 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`server not ready within ${START_TIMEOUT_MS} ms:\n${output()}`)), START_TIMEOUT_MS);
     }),
-  ]).finally(() => clearTimeout(timer));
+  ])
+    .catch((error: unknown) => {
+      child.kill('SIGKILL');
+      throw error;
+    })
+    .finally(() => clearTimeout(timer));
 
   return {
     url: String(ready.address),
