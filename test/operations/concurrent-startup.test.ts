@@ -3,19 +3,19 @@ import { describe, it } from 'node:test';
 import pg from 'pg';
 import { DEMO_CATALOG_PATH, readCatalogFile } from '../../src/catalog/seed.js';
 import { needsPostgres, postgresUrl } from '../support/production-services.js';
-import { createSchema, startTestApp, type TestApp } from '../support/test-app.js';
+import { createDatabase, startTestApp, type TestApp } from '../support/test-app.js';
 
 const INSTANCES = 5;
 
 /**
  * Kysely's PostgreSQL adapter takes a session-level advisory lock (pg_advisory_lock)
- * around the whole migration run, so instances starting together on an empty schema
+ * around the whole migration run, so instances starting together on an empty database
  * migrate once and the others wait, then find nothing left to do.
  */
-describe('several instances starting at once on one fresh PostgreSQL schema', { skip: needsPostgres }, () => {
+describe('several instances starting at once on one fresh PostgreSQL database', { skip: needsPostgres }, () => {
   it(`all ${INSTANCES} migrate, seed and become ready, and the store holds the demo catalog once`, async () => {
-    const schema = await createSchema(postgresUrl!);
-    const started = await Promise.allSettled(Array.from({ length: INSTANCES }, () => startTestApp({ databaseUrl: schema.url })));
+    const database = await createDatabase(postgresUrl!);
+    const started = await Promise.allSettled(Array.from({ length: INSTANCES }, () => startTestApp({ databaseUrl: database.url })));
     const apps = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     try {
       const failures = started.flatMap((result) => (result.status === 'rejected' ? [String(result.reason)] : []));
@@ -27,7 +27,7 @@ describe('several instances starting at once on one fresh PostgreSQL schema', { 
 
       // The seeds raced too: the store must hold the demo catalog once, every product with its texts.
       const demo = await readCatalogFile(DEMO_CATALOG_PATH);
-      const client = new pg.Client({ connectionString: schema.url });
+      const client = new pg.Client({ connectionString: database.url });
       await client.connect();
       try {
         const { rows } = await client.query<{ products: string; untranslated: string }>(
@@ -41,7 +41,7 @@ describe('several instances starting at once on one fresh PostgreSQL schema', { 
       }
     } finally {
       await Promise.all(apps.map((app) => app.close()));
-      await schema.drop();
+      await database.drop();
     }
   });
 });

@@ -5,7 +5,7 @@ import { McpTestClient } from '../support/mcp-client.js';
 import { pollUntil } from '../support/poll.js';
 import { needsPostgres, postgresUrl } from '../support/production-services.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
-import { createSchema, startTestApp, type TestApp } from '../support/test-app.js';
+import { createDatabase, startTestApp, type TestApp } from '../support/test-app.js';
 
 /** Only a hang guard: recovery takes one successful connection, well under a second here. */
 const RECOVERY_LIMIT_MS = 10_000;
@@ -16,16 +16,16 @@ const RECOVERY_LIMIT_MS = 10_000;
  * and everything recovers on its own when the database returns.
  */
 describe('PostgreSQL unreachable, then back, without a restart', { skip: needsPostgres }, () => {
-  let schema: Awaited<ReturnType<typeof createSchema>>;
+  let database: Awaited<ReturnType<typeof createDatabase>>;
   let proxy: TcpProxy;
   let testApp: TestApp;
   let client: ContractClient;
   let token: string;
 
   before(async () => {
-    schema = await createSchema(postgresUrl!);
+    database = await createDatabase(postgresUrl!);
     proxy = await TcpProxy.start(postgresUrl!);
-    testApp = await startTestApp({ databaseUrl: proxy.through(schema.url) });
+    testApp = await startTestApp({ databaseUrl: proxy.through(database.url) });
     client = new ContractClient(testApp.app);
     const key = await client.request({ method: 'POST', url: '/sandbox/v1/keys' });
     assert.equal(key.statusCode, 201);
@@ -34,7 +34,7 @@ describe('PostgreSQL unreachable, then back, without a restart', { skip: needsPo
   after(async () => {
     await testApp.close();
     await proxy.close();
-    await schema.drop();
+    await database.drop();
   });
 
   const createCart = (idempotencyKey: string) =>

@@ -24,21 +24,21 @@ export interface TestAppOptions extends Partial<AppOptions> {
 
 /**
  * The service as tests use it: on SQLite in memory, or, when DATABASE_URL is set (the
- * production CI pass), on a fresh schema of that database that is dropped on close; and
+ * production CI pass), on a fresh database of that server that is dropped on close; and
  * when REDIS_URL is set, under a Redis key prefix of its own whose keys are deleted on
- * close. A test that passes `databaseUrl` or `redisKeyPrefix` owns that schema or prefix.
+ * close. A test that passes `databaseUrl` or `redisKeyPrefix` owns that database or prefix.
  * Rate limits are off unless a test sets them, so tests do not throttle each other.
  */
 export async function startTestApp(overrides: TestConfigOverrides = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const { beforeReady, ...appOptions } = options;
   const base = loadConfig();
-  const schema = base.databaseUrl && !('databaseUrl' in overrides) ? await createSchema(base.databaseUrl) : undefined;
+  const database = base.databaseUrl && !('databaseUrl' in overrides) ? await createDatabase(base.databaseUrl) : undefined;
   const redisPrefix = base.redisUrl && !('redisKeyPrefix' in overrides) ? uniqueRedisPrefix() : undefined;
   const config: Config = {
     ...base,
     dataDir: ':memory:',
     sqlitePath: ':memory:',
-    databaseUrl: schema?.url,
+    databaseUrl: database?.url,
     redisKeyPrefix: redisPrefix ?? base.redisKeyPrefix,
     catalogRateLimit: 0,
     catalogSeed: 'demo',
@@ -57,21 +57,24 @@ export async function startTestApp(overrides: TestConfigOverrides = {}, options:
     close: async () => {
       await app.close();
       await store.close();
-      await schema?.drop();
+      await database?.drop();
       if (redisPrefix) await deleteRedisKeys(base.redisUrl!, redisPrefix);
     },
   };
 }
 
-/** A schema of its own per test app, reached through `search_path` in the URL. */
-export async function createSchema(databaseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A database of its own per test app. Not a schema: Kysely's migrator introspects every
+ * schema of a database, and another test file dropping its schema meanwhile fails it.
+ */
+export async function createDatabase(databaseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `vetrina_test_${randomBytes(6).toString('hex')}`;
-  await withClient(databaseUrl, (client) => client.query(`CREATE SCHEMA ${name}`));
+  await withClient(databaseUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(databaseUrl);
-  url.searchParams.set('options', `-c search_path=${name}`);
+  url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => withClient(databaseUrl, (client) => client.query(`DROP SCHEMA ${name} CASCADE`)).then(() => undefined),
+    drop: () => withClient(databaseUrl, (client) => client.query(`DROP DATABASE ${name} WITH (FORCE)`)).then(() => undefined),
   };
 }
 
