@@ -40,10 +40,6 @@ export function toMajorUnits(minor: number, currency: string): number {
   return Number((minor / 10 ** digits).toFixed(digits));
 }
 
-export function toMinorUnits(major: number, currency: string): number {
-  return Math.round(major * 10 ** fractionDigits(currency));
-}
-
 /** Minimum and maximum minor-unit price over the variants that have one; null when none has. */
 export function minorPriceRange(product: CatalogProduct, region: Region): { minimum: number; maximum: number } | null {
   let minimum = Infinity;

@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import { type CatalogProduct, LOCALES, type Locale } from './snapshot.js';
-import { foldText, words } from './text.js';
+import { words } from './text.js';
 
 export interface SearchDocument {
   id: string;
@@ -19,8 +19,9 @@ export function titleIn(product: CatalogProduct, locale: Locale): string {
 export function buildSearchIndex(products: CatalogProduct[]): MiniSearch<SearchDocument> {
   const index = new MiniSearch<SearchDocument>({
     fields: ['handle', ...LOCALES.map(titleField)],
+    // words() already folds case and accents, for documents and queries alike.
     tokenize: words,
-    processTerm: (term) => foldText(term),
+    processTerm: (term) => term,
   });
   index.addAll(
     products.map((product) => ({
