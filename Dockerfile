@@ -4,8 +4,8 @@
 # so keep RUN steps relative to WORKDIR and free of the image's users.
 
 # Build: every dependency, then the TypeScript compile. Install scripts are skipped: tsc needs
-# no native module, so better-sqlite3 is built once, in the runtime stage.
-FROM node:20-bookworm-slim AS build
+# none, and the runtime stage installs its own production dependencies.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts --no-audit --no-fund
@@ -15,8 +15,9 @@ COPY src ./src
 RUN npm run build && mkdir -p data
 
 # Runtime: production dependencies, the compiled code and what it reads at run time (the
-# demo catalog seeds an empty store). Nothing under docs/ is read at run time.
-FROM node:20-bookworm-slim AS runtime
+# demo catalog seeds an empty store). Nothing under docs/ is read at run time. The embedded
+# store's driver (libsql) arrives as a prebuilt Node-API binary: nothing is compiled here.
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./
