@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { buildService, generateCatalog, startNodeProcess, type RunningProcess } from './service-process.js';
 
 /**
  * Catalog read benchmark: autocannon against a separate Vetrina process serving a
@@ -22,22 +22,21 @@ const { values } = parseArgs({
 const products = Number(values.products);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
-const root = path.resolve(import.meta.dirname, '..');
 const work = await mkdtemp(path.join(tmpdir(), 'vetrina-bench-'));
 const catalogFile = path.join(work, 'catalog.json');
-const children: ChildProcess[] = [];
+const processes: RunningProcess[] = [];
 
 try {
-  await run('npx', ['tsx', 'src/catalog/file/generate-cli.ts', '--products', String(products), '--out', catalogFile]);
-  await run('npm', ['run', 'build', '--silent']);
+  await generateCatalog(products, catalogFile);
+  await buildService();
 
   const startedAt = performance.now();
-  const vetrina = await startServer(['dist/server.js'], 3902, {
-    DATA_DIR: path.join(work, 'data'),
-    CATALOG_SEED: catalogFile,
-    CATALOG_RATE_LIMIT: '0',
-    LOG_LEVEL: 'warn',
-  });
+  const vetrina = await startNodeProcess(
+    ['dist/server.js'],
+    { DATA_DIR: path.join(work, 'data'), CATALOG_SEED: catalogFile, CATALOG_RATE_LIMIT: '0', LOG_LEVEL: 'warn' },
+    '/readyz',
+  );
+  processes.push(vetrina);
   const firstStartMs = performance.now() - startedAt;
   const loadedRss = await rssMb(vetrina);
 
@@ -47,17 +46,18 @@ try {
     ['list, offset 1000', '/public/v1/products?offset=1000'],
     ['search q=olive', '/public/v1/products?q=olive'],
     ['search q=pasta, locale it', '/public/v1/products?q=pasta&locale=it'],
-    ['detail', `/public/v1/products/${await firstHandle()}`],
+    ['detail', `/public/v1/products/${await firstHandle(vetrina.url)}`],
   ];
-  const bodies = await Promise.all(scenarios.map(async ([, url]) => (await fetch(`http://127.0.0.1:3902${url}`)).text()));
+  const bodies = await Promise.all(scenarios.map(async ([, url]) => (await fetch(`${vetrina.url}${url}`)).text()));
   const bodiesFile = path.join(work, 'bodies.json');
   await writeFile(bodiesFile, JSON.stringify(bodies));
-  await startServer(['--import', 'tsx', 'bench/baseline-server.ts'], 3901, { BASELINE_BODIES: bodiesFile });
+  const baseline = await startNodeProcess(['--import', 'tsx', 'bench/baseline-server.ts'], { BASELINE_BODIES: bodiesFile }, '/baseline/0');
+  processes.push(baseline);
 
   const rows = [];
   for (const [index, [name, url]] of scenarios.entries()) {
-    const vetrinaResult = await measure(`http://127.0.0.1:3902${url}`);
-    const baselineResult = await measure(`http://127.0.0.1:3901/baseline/${index}`);
+    const vetrinaResult = await measure(`${vetrina.url}${url}`);
+    const baselineResult = await measure(`${baseline.url}/baseline/${index}`);
     rows.push({ name, bytes: bodies[index]!.length, vetrina: vetrinaResult, baseline: baselineResult });
   }
 
@@ -72,7 +72,7 @@ try {
   }
   console.log(`\nVetrina RSS after the run: ${await rssMb(vetrina)} MiB`);
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(processes.map((running) => running.stop()));
   await rm(work, { recursive: true, force: true });
 }
 
@@ -86,40 +86,14 @@ async function measure(url: string) {
   };
 }
 
-async function firstHandle(): Promise<string> {
-  const response = await fetch('http://127.0.0.1:3902/public/v1/products?limit=1');
+async function firstHandle(base: string): Promise<string> {
+  const response = await fetch(`${base}/public/v1/products?limit=1`);
   const body = (await response.json()) as { products: { handle: string }[] };
   return body.products[0]!.handle;
 }
 
-async function rssMb(child: ChildProcess): Promise<number> {
-  const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+async function rssMb(running: RunningProcess): Promise<number> {
+  const status = await readFile(`/proc/${running.pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return Math.round(kb / 1024);
-}
-
-function startServer(args: string[], port: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    const deadline = setTimeout(() => reject(new Error(`server on ${port} did not start`)), 300_000);
-    const poll = setInterval(() => {
-      fetch(`http://127.0.0.1:${port}/`).then(
-        () => {
-          clearInterval(poll);
-          clearTimeout(deadline);
-          resolve(child);
-        },
-        () => {},
-      );
-    }, 200);
-    child.once('exit', (code) => reject(new Error(`server on ${port} exited with ${code}`)));
-  });
-}
-
-function run(command: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
-  });
 }

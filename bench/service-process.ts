@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+
+/** What the benchmarks share: building the service and running it, or a baseline, as a process of its own. */
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+/** A first start migrates and imports the catalog: minutes for a large generated one. Only a hang guard. */
+const START_TIMEOUT_MS = 300_000;
+const READY_POLL_MS = 200;
+/** Enough of a process's last output to explain why it failed. */
+const OUTPUT_TAIL_LINES = 40;
+
+/** Runs a command in the repository to completion, its output shown; rejects on a non-zero exit. */
+export async function runCommand(command: string, args: string[]): Promise<void> {
+  const child = spawn(command, args, { cwd: REPO_ROOT, stdio: 'inherit' });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`);
+}
+
+/** Compiles the service to dist/, which is what production runs. */
+export function buildService(): Promise<void> {
+  return runCommand('npm', ['run', 'build', '--silent']);
+}
+
+/** Writes a generated catalog of `products` products to `file` with the project's generator. */
+export function generateCatalog(products: number, file: string): Promise<void> {
+  return runCommand(process.execPath, ['--import', 'tsx', 'src/catalog/file/generate-cli.ts', '--products', String(products), '--out', file]);
+}
+
+export interface RunningProcess {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  pid: number;
+  /** Resolves once the process has exited, with how: `exit code 1`, `signal SIGKILL`. */
+  exited: Promise<string>;
+  /** The last lines the process printed. */
+  outputTail(): string;
+  /** SIGTERM, then waits for the exit. */
+  stop(): Promise<string>;
+}
+
+/**
+ * Starts `node <args>` on a free port of 127.0.0.1 with only `env` (and PATH) in its
+ * environment, so nothing from the caller's shell (a DATABASE_URL, a METRICS_TOKEN)
+ * changes what is measured; resolves once GET `readyPath` answers 2xx.
+ */
+export async function startNodeProcess(args: string[], env: Record<string, string>, readyPath: string): Promise<RunningProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env, HOST: '127.0.0.1', PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Always drained: an unread pipe fills up and then blocks the process's logging.
+  const tail: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => {
+      tail.push(line);
+      if (tail.length > OUTPUT_TAIL_LINES) tail.shift();
+    });
+  }
+  const exited = once(child, 'exit').then(([code, signal]) => (signal ? `signal ${String(signal)}` : `exit code ${String(code)}`));
+  const url = `http://127.0.0.1:${port}`;
+  const running: RunningProcess = {
+    url,
+    pid: child.pid!,
+    exited,
+    outputTail: () => tail.join('\n'),
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+  const deadline = performance.now() + START_TIMEOUT_MS;
+  let hasExited = false;
+  void exited.then(() => (hasExited = true));
+  while (!(await answersOk(`${url}${readyPath}`))) {
+    if (hasExited) throw new Error(`${args.join(' ')} ended (${await exited}) before it was ready:\n${running.outputTail()}`);
+    if (performance.now() > deadline) {
+      await running.stop();
+      throw new Error(`${args.join(' ')} was not ready within ${START_TIMEOUT_MS / 1000} s:\n${running.outputTail()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+  }
+  return running;
+}
+
+async function answersOk(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url);
+    await response.arrayBuffer();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** A port nothing listens on right now (the OS picks it); another process could still take it first, which start-up then reports. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}

@@ -1,0 +1,62 @@
+import { parseArgs } from 'node:util';
+import { MAX_GENERATED_PRODUCTS } from '../src/catalog/file/generate-catalog.js';
+
+export const SOAK_USAGE =
+  'usage: npm run soak -- [--minutes 10] [--connections 16] [--products N] [--database-url postgres://...] [--redis-url redis://...]';
+/** The exit code of a run refused for its arguments (1 is a run that found failures). */
+export const EXIT_USAGE = 2;
+const MAX_MINUTES = 24 * 60;
+const MAX_CONNECTIONS = 1024;
+
+export interface SoakOptions {
+  minutes: number;
+  connections: number;
+  /** A generated catalog of this many products; the demo catalog when absent. */
+  products: number | undefined;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+}
+
+export class UsageError extends Error {}
+
+/** The command line of `npm run soak`; `--minutes` takes fractions, so `--minutes 0.2` is a quick check. */
+export function parseSoakOptions(argv: string[]): SoakOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        minutes: { type: 'string', default: '10' },
+        connections: { type: 'string', default: '16' },
+        products: { type: 'string' },
+        'database-url': { type: 'string' },
+        'redis-url': { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const minutes = /^\d+(\.\d+)?$/.test(values.minutes) ? Number(values.minutes) : NaN;
+  if (!(minutes > 0 && minutes <= MAX_MINUTES)) throw new UsageError(`--minutes must be a number above 0 and at most ${MAX_MINUTES}, got "${values.minutes}"`);
+  return {
+    minutes,
+    connections: parseInteger('--connections', values.connections, MAX_CONNECTIONS),
+    products: values.products === undefined ? undefined : parseInteger('--products', values.products, MAX_GENERATED_PRODUCTS),
+    databaseUrl: parseUrl('--database-url', values['database-url'], ['postgres:', 'postgresql:']),
+    redisUrl: parseUrl('--redis-url', values['redis-url'], ['redis:', 'rediss:']),
+  };
+}
+
+function parseInteger(flag: string, text: string, max: number): number {
+  const value = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(value >= 1 && value <= max)) throw new UsageError(`${flag} must be an integer from 1 to ${max}, got "${text}"`);
+  return value;
+}
+
+function parseUrl(flag: string, text: string | undefined, protocols: string[]): string | undefined {
+  if (text === undefined) return undefined;
+  if (!URL.canParse(text) || !protocols.includes(new URL(text).protocol)) throw new UsageError(`${flag} must be a ${protocols.join(' or ')}// URL`);
+  return text;
+}

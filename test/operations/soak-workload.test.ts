@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FLOW_KINDS, KINDS, LoadStats, runWorkload, sampleCatalog } from '../../bench/soak-workload.js';
+import { parseSoakOptions, UsageError } from '../../bench/soak-options.js';
+import { useSharedApp } from '../support/shared-app.js';
+
+/** Every kind gets this many requests at least, and every flow reaches checkout at least once. */
+const REQUESTS_PER_KIND = 10;
+
+describe('the soak workload (npm run soak)', () => {
+  const shared = useSharedApp();
+
+  it('drives every kind of traffic against the real service with no failure, sandbox flows reaching checkout', async () => {
+    const baseUrl = await shared.testApp.app.listen({ port: 0, host: '127.0.0.1' });
+    const sample = await sampleCatalog(baseUrl);
+    const stats = new LoadStats();
+    const unfinished = () =>
+      KINDS.filter((kind) => {
+        const tally = stats.total.byKind[kind];
+        return tally.requests < REQUESTS_PER_KIND || (FLOW_KINDS.includes(kind) && tally.flows === 0);
+      });
+    await runWorkload({ baseUrl, connections: 4, sample, stats, running: () => stats.total.all.failures === 0 && unfinished().length > 0 });
+
+    assert.deepEqual(stats.failureSamples, []);
+    assert.equal(stats.total.all.failures, 0);
+    assert.deepEqual(unfinished(), []);
+  });
+});
+
+describe('npm run soak: arguments', () => {
+  it('defaults to 10 minutes on 16 connections, the demo catalog and SQLite; minutes may be fractions', () => {
+    assert.deepEqual(parseSoakOptions([]), { minutes: 10, connections: 16, products: undefined, databaseUrl: undefined, redisUrl: undefined });
+    const options = parseSoakOptions(['--minutes', '0.2', '--connections', '4', '--products', '5000', '--database-url', 'postgres://db/x', '--redis-url', 'redis://r:6379']);
+    assert.deepEqual(options, { minutes: 0.2, connections: 4, products: 5000, databaseUrl: 'postgres://db/x', redisUrl: 'redis://r:6379' });
+  });
+
+  for (const args of [['--minutes', '0'], ['--minutes', 'ten'], ['--minutes', '1441'], ['--connections', '0'], ['--products', '1.5'], ['--database-url', 'mysql://x'], ['--redis-url', 'x'], ['--seconds', '5']]) {
+    it(`refuses ${args.join(' ')}, naming the flag`, () => {
+      assert.throws(() => parseSoakOptions(args), (error: Error) => error instanceof UsageError && error.message.includes(args[0]!));
+    });
+  }
+});
