@@ -2,15 +2,18 @@ import { parseArgs } from 'node:util';
 import { MAX_GENERATED_PRODUCTS } from '../src/catalog/file/generate-catalog.js';
 
 export const SOAK_USAGE =
-  'usage: npm run soak -- [--minutes 10] [--connections 16] [--products N] [--database-url postgres://...] [--redis-url redis://...]';
+  'usage: npm run soak -- [--minutes 10] [--connections 16] [--idle-seconds 0] [--products N] [--database-url postgres://...] [--redis-url redis://...]';
 /** The exit code of a run refused for its arguments (1 is a run that found failures). */
 export const EXIT_USAGE = 2;
 const MAX_MINUTES = 24 * 60;
 const MAX_CONNECTIONS = 1024;
+const MAX_IDLE_SECONDS = 3600;
 
 export interface SoakOptions {
   minutes: number;
   connections: number;
+  /** How long the server idles after the load before it is stopped: idle-time work (timers, garbage collection) must not kill it. */
+  idleSeconds: number;
   /** A generated catalog of this many products; the demo catalog when absent. */
   products: number | undefined;
   databaseUrl: string | undefined;
@@ -28,6 +31,7 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
       options: {
         minutes: { type: 'string', default: '10' },
         connections: { type: 'string', default: '16' },
+        'idle-seconds': { type: 'string', default: '0' },
         products: { type: 'string' },
         'database-url': { type: 'string' },
         'redis-url': { type: 'string' },
@@ -43,15 +47,16 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
   return {
     minutes,
     connections: parseInteger('--connections', values.connections, MAX_CONNECTIONS),
+    idleSeconds: parseInteger('--idle-seconds', values['idle-seconds'], MAX_IDLE_SECONDS, 0),
     products: values.products === undefined ? undefined : parseInteger('--products', values.products, MAX_GENERATED_PRODUCTS),
     databaseUrl: parseUrl('--database-url', values['database-url'], ['postgres:', 'postgresql:']),
     redisUrl: parseUrl('--redis-url', values['redis-url'], ['redis:', 'rediss:']),
   };
 }
 
-function parseInteger(flag: string, text: string, max: number): number {
+function parseInteger(flag: string, text: string, max: number, min = 1): number {
   const value = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!(value >= 1 && value <= max)) throw new UsageError(`${flag} must be an integer from 1 to ${max}, got "${text}"`);
+  if (!(value >= min && value <= max)) throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got "${text}"`);
   return value;
 }
 

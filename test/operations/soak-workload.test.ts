@@ -29,12 +29,12 @@ describe('the soak workload (npm run soak)', () => {
 
 describe('npm run soak: arguments', () => {
   it('defaults to 10 minutes on 16 connections, the demo catalog and SQLite; minutes may be fractions', () => {
-    assert.deepEqual(parseSoakOptions([]), { minutes: 10, connections: 16, products: undefined, databaseUrl: undefined, redisUrl: undefined });
-    const options = parseSoakOptions(['--minutes', '0.2', '--connections', '4', '--products', '5000', '--database-url', 'postgres://db/x', '--redis-url', 'redis://r:6379']);
-    assert.deepEqual(options, { minutes: 0.2, connections: 4, products: 5000, databaseUrl: 'postgres://db/x', redisUrl: 'redis://r:6379' });
+    assert.deepEqual(parseSoakOptions([]), { minutes: 10, connections: 16, idleSeconds: 0, products: undefined, databaseUrl: undefined, redisUrl: undefined });
+    const options = parseSoakOptions(['--minutes', '0.2', '--connections', '4', '--idle-seconds', '60', '--products', '5000', '--database-url', 'postgres://db/x', '--redis-url', 'redis://r:6379']);
+    assert.deepEqual(options, { minutes: 0.2, connections: 4, idleSeconds: 60, products: 5000, databaseUrl: 'postgres://db/x', redisUrl: 'redis://r:6379' });
   });
 
-  for (const args of [['--minutes', '0'], ['--minutes', 'ten'], ['--minutes', '1441'], ['--connections', '0'], ['--products', '1.5'], ['--database-url', 'mysql://x'], ['--redis-url', 'x'], ['--seconds', '5']]) {
+  for (const args of [['--minutes', '0'], ['--minutes', 'ten'], ['--minutes', '1441'], ['--connections', '0'], ['--idle-seconds', '-1'], ['--idle-seconds', '3601'], ['--products', '1.5'], ['--database-url', 'mysql://x'], ['--redis-url', 'x'], ['--seconds', '5']]) {
     it(`refuses ${args.join(' ')}, naming the flag`, () => {
       assert.throws(() => parseSoakOptions(args), (error: Error) => error instanceof UsageError && error.message.includes(args[0]!));
     });
