@@ -105,6 +105,8 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 const TRUST_EVERYONE = new Set(['true', 'yes', 'on', '*', 'all', 'any', 'everything', '0.0.0.0/0', '::/0']);
+/** What the TRUST_PROXY errors suggest instead; every example in it is accepted. */
+const PROXY_ADDRESSES_EXAMPLE = "set the load balancer's addresses or CIDRs (e.g. 10.0.0.0/8, or uniquelocal for every private network)";
 const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 function isProxyAddress(entry: string): boolean {
@@ -210,14 +212,14 @@ class EnvReader {
     if (value === undefined) return false;
     if (/^\d+$/.test(value)) {
       this.problems.push(
-        `${name}="${value}": hop counts are not supported, since they trust whoever connects directly; set the load balancer's addresses or CIDRs (e.g. 10.0.0.0/8, or uniquelocal for every private network)`,
+        `${name}="${value}": hop counts are not supported, since they trust whoever connects directly; ${PROXY_ADDRESSES_EXAMPLE}`,
       );
       return false;
     }
     const entries = this.list(name, []);
     if (entries.some((entry) => TRUST_EVERYONE.has(entry))) {
       this.problems.push(
-        `${name}="${value}" would trust X-Forwarded-For from every client, so any client could pick its own address; set the number of proxy hops (e.g. 1) or the load balancer's addresses or CIDRs`,
+        `${name}="${value}" would trust X-Forwarded-For from every client, so any client could pick its own address; ${PROXY_ADDRESSES_EXAMPLE}`,
       );
       return false;
     }
