@@ -32,6 +32,12 @@ export interface Config {
   catalogSeed: string;
   /** How often each instance checks the store for catalog changes made elsewhere. */
   catalogPollMs: number;
+  /**
+   * How long a client may take to send a whole request (headers and body); after that it
+   * gets 408 and the connection is closed, so a client trickling a body cannot hold a
+   * connection (or a shutdown) open.
+   */
+  requestTimeoutMs: number;
   /** Hostnames the MCP endpoints accept in Host and Origin headers (DNS-rebinding protection). */
   mcpAllowedHosts: string[];
   sandbox: SandboxConfig;
@@ -87,6 +93,7 @@ export function loadConfig(env: Env = process.env): Config {
     catalogRateLimit: read.integer('CATALOG_RATE_LIMIT', 120, 0, 1_000_000),
     catalogSeed: read.string('CATALOG_SEED', 'demo'),
     catalogPollMs: read.integer('CATALOG_POLL_MS', 1000, 50, 3_600_000),
+    requestTimeoutMs: read.integer('REQUEST_TIMEOUT_MS', 15_000, 1000, 300_000),
     mcpAllowedHosts: read.list('MCP_ALLOWED_HOSTS', defaultMcpHosts(host, publicBaseUrl)),
     sandbox: {
       enabled: read.boolean('SANDBOX_ENABLED', true),
