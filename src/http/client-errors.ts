@@ -22,7 +22,7 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const requestId = randomUUID();
   const problem = problemFor(error.code);
-  this.log.debug({ code: error.code, request_id: requestId, status: problem.statusCode }, 'request refused before routing');
+  this.log.info({ code: error.code, request_id: requestId, status: problem.statusCode }, 'request refused before routing');
   if (socket.writable && !responseStarted(socket)) {
     const body = JSON.stringify(catalogErrorBody(problem, requestId));
     socket.write(

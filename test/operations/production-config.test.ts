@@ -51,6 +51,19 @@ describe('TRUST_PROXY at config load', () => {
   }
 });
 
+describe('REQUEST_TIMEOUT_MS at config load', () => {
+  it('defaults to 15 s, so with the 1 s check a trickled request is answered well within 30 s', () => {
+    assert.equal(loadConfig({}).requestTimeoutMs, 15_000);
+    assert.equal(loadConfig({ REQUEST_TIMEOUT_MS: '5000' }).requestTimeoutMs, 5000);
+  });
+
+  it('refuses a time-out below 1 s or that is no integer', () => {
+    for (const value of ['999', '0', '1.5', 'soon']) {
+      assert.match(problemsOf({ REQUEST_TIMEOUT_MS: value })[0]!, /^REQUEST_TIMEOUT_MS must be an integer from 1000 to 300000/);
+    }
+  });
+});
+
 describe('Redis and metrics settings at config load', () => {
   it('namespaces Redis keys under "vetrina:" unless REDIS_KEY_PREFIX says otherwise', () => {
     assert.equal(loadConfig({}).redisKeyPrefix, 'vetrina:');
