@@ -35,8 +35,8 @@ export const errorHandler = fp(
  * Errors Fastify raises while routing (a malformed percent-encoding, a path parameter
  * longer than `maxParamLength`) skip the hooks and the error handler, so they would
  * otherwise go out as Fastify's own body without a request id; what the hooks add to
- * every answer is added here. Decision 8: anything in
- * the product path that is not a handle is INVALID_HANDLE.
+ * every answer is added here. Anything in the product path that is not a handle is
+ * INVALID_HANDLE.
  */
 export function frameworkErrorHandler(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-request-id', request.id);

@@ -8,7 +8,8 @@ type BuildValidator = (sharedSchemas: Record<string, unknown>) => FastifySchemaC
  * Route validation with two Ajv instances. Query strings, path parameters and headers
  * arrive as text, so they are coerced (`limit=5` is the integer 5, `limit=1.5` is still
  * rejected); an integer must be written as plain decimal digits, since Ajv's coercion
- * (JavaScript's `Number`) would also read `0x10`, `1e1` and ` 10` as numbers. Bodies are JSON and are validated as sent: `"quantity": "2"` is an error,
+ * (JavaScript's `Number`) would also read `0x10`, `1e1` and ` 10` as numbers. Bodies
+ * are JSON and are validated as sent: `"quantity": "2"` is an error,
  * and extra properties are rejected rather than silently stripped.
  *
  * Fastify asks for a compiler once per plugin context; the two instances are made once
