@@ -4,11 +4,14 @@ import { catalogSchemas } from './catalog/schemas.js';
 import { mcpPlugin } from './mcp/mcp-plugin.js';
 import { seedEmptyStore } from './catalog/seed.js';
 import type { Config } from './config.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { errorHandler, frameworkErrorHandler } from './http/error-handler.js';
 import { serializeJson } from './http/json-serializer.js';
 import { openapi } from './http/openapi.js';
 import { rateLimits } from './http/rate-limit.js';
+import { requestGuards } from './http/request-guards.js';
 import { requestIdFor, requestIdHeader } from './http/request-id.js';
+import { closeUnfinishedRequestsOnShutdown } from './http/unfinished-requests.js';
 import { createValidatorCompilerFactory } from './http/validation.js';
 import { openStore, type Store } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
@@ -29,6 +32,8 @@ export interface AppOptions {
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
+/** How often Node checks connections against the request time-out (its default, 30 s, would add up to 30 s to it). */
+const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 
 /**
  * Builds the whole service without listening: external plugins, then cross-cutting
@@ -45,6 +50,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    // Headers and body together must arrive within the time-out: a client trickling bytes
+    // gets 408 instead of holding a connection for as long as it likes.
+    requestTimeout: config.requestTimeoutMs,
+    http: { headersTimeout: config.requestTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Fastify types this factory for its own Ajv pool; ours returns a compiler of the same shape.
@@ -67,6 +77,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(openapi, { config });
   await app.register(errorHandler);
   await app.register(requestIdHeader);
+  await app.register(requestGuards);
+  await app.register(closeUnfinishedRequestsOnShutdown);
   await app.register(metricsPlugin);
   await app.register(redisPlugin, { config });
   await app.register(rateLimits);

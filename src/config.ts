@@ -32,6 +32,12 @@ export interface Config {
   catalogSeed: string;
   /** How often each instance checks the store for catalog changes made elsewhere. */
   catalogPollMs: number;
+  /**
+   * How long a client may take to send a whole request (headers and body); after that it
+   * gets 408 and the connection is closed, so a client trickling a body cannot hold a
+   * connection (or a shutdown) open.
+   */
+  requestTimeoutMs: number;
   /** Hostnames the MCP endpoints accept in Host and Origin headers (DNS-rebinding protection). */
   mcpAllowedHosts: string[];
   sandbox: SandboxConfig;
@@ -87,6 +93,7 @@ export function loadConfig(env: Env = process.env): Config {
     catalogRateLimit: read.integer('CATALOG_RATE_LIMIT', 120, 0, 1_000_000),
     catalogSeed: read.string('CATALOG_SEED', 'demo'),
     catalogPollMs: read.integer('CATALOG_POLL_MS', 1000, 50, 3_600_000),
+    requestTimeoutMs: read.integer('REQUEST_TIMEOUT_MS', 15_000, 1000, 300_000),
     mcpAllowedHosts: read.list('MCP_ALLOWED_HOSTS', defaultMcpHosts(host, publicBaseUrl)),
     sandbox: {
       enabled: read.boolean('SANDBOX_ENABLED', true),
@@ -105,6 +112,8 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 const TRUST_EVERYONE = new Set(['true', 'yes', 'on', '*', 'all', 'any', 'everything', '0.0.0.0/0', '::/0']);
+/** What the TRUST_PROXY errors suggest instead; every example in it is accepted. */
+const PROXY_ADDRESSES_EXAMPLE = "set the load balancer's addresses or CIDRs (e.g. 10.0.0.0/8, or uniquelocal for every private network)";
 const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 function isProxyAddress(entry: string): boolean {
@@ -210,14 +219,14 @@ class EnvReader {
     if (value === undefined) return false;
     if (/^\d+$/.test(value)) {
       this.problems.push(
-        `${name}="${value}": hop counts are not supported, since they trust whoever connects directly; set the load balancer's addresses or CIDRs (e.g. 10.0.0.0/8, or uniquelocal for every private network)`,
+        `${name}="${value}": hop counts are not supported, since they trust whoever connects directly; ${PROXY_ADDRESSES_EXAMPLE}`,
       );
       return false;
     }
     const entries = this.list(name, []);
     if (entries.some((entry) => TRUST_EVERYONE.has(entry))) {
       this.problems.push(
-        `${name}="${value}" would trust X-Forwarded-For from every client, so any client could pick its own address; set the number of proxy hops (e.g. 1) or the load balancer's addresses or CIDRs`,
+        `${name}="${value}" would trust X-Forwarded-For from every client, so any client could pick its own address; ${PROXY_ADDRESSES_EXAMPLE}`,
       );
       return false;
     }

@@ -3,6 +3,8 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { followCatalogChanges } from './catalog-change-feed.js';
 import { CatalogService } from './catalog-service.js';
+import { CursorCodec } from './cursor.js';
+import { deploymentSecret } from '../store/deployment-secrets.js';
 import { CatalogReadModel } from './read-model/read-model.js';
 import { getProductRoute } from './routes/get-product.js';
 import { listProductsRoute } from './routes/list-products.js';
@@ -18,6 +20,9 @@ declare module 'fastify' {
   }
 }
 
+/** The key of the MACs that make cursors tamper-evident. */
+const CURSOR_SECRET = 'catalog_cursor_mac';
+
 /** The public catalog: its read model, the service over it, and the two REST routes. */
 export const catalogPlugin = fp<{ config: Config; store: Store }>(
   async (app: FastifyInstance, { config, store }) => {
@@ -27,7 +32,8 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
     app.addHook('onClose', async () => readModel.stopWatching());
     if (app.redis) followCatalogChanges(app.redis, readModel, app.log);
 
-    const catalog = new CatalogService(readModel, config.storefrontUrl);
+    const cursors = new CursorCodec(await deploymentSecret(store.db, CURSOR_SECRET));
+    const catalog = new CatalogService(readModel, config.storefrontUrl, cursors);
     app.decorate('catalogReadModel', readModel);
     app.decorate('catalog', catalog);
 

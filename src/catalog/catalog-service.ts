@@ -1,6 +1,6 @@
 import { reuseJson } from '../http/json-serializer.js';
 import { HttpProblem } from '../http/problem.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import type { CursorCodec } from './cursor.js';
 import { marketContext, resolveMarket, type Market, type MarketContext, type MarketInput } from './market.js';
 import { indexAfter, matchingProducts, positionOf } from './read-model/query.js';
 import type { CatalogReadModel } from './read-model/read-model.js';
@@ -41,6 +41,7 @@ export class CatalogService {
   constructor(
     private readonly readModel: CatalogReadModel,
     private readonly storefrontUrl: string,
+    private readonly cursors: CursorCodec,
   ) {}
 
   listProducts(input: ListProductsInput): ProductListResult {
@@ -54,10 +55,10 @@ export class CatalogService {
     const limit = input.limit ?? DEFAULT_LIMIT;
     const ranked = matchingProducts(snapshot, input.q, market.locale);
     const scope = cursorScope(input.q, market);
-    const start = input.cursor === undefined ? (input.offset ?? 0) : indexAfter(ranked, decodeCursor(input.cursor, scope));
+    const start = input.cursor === undefined ? (input.offset ?? 0) : indexAfter(ranked, this.cursors.decode(input.cursor, scope));
     const page = ranked.slice(start, start + limit);
     const last = page.at(-1);
-    const nextCursor = last && start + page.length < ranked.length ? encodeCursor(positionOf(last), scope) : null;
+    const nextCursor = last && start + page.length < ranked.length ? this.cursors.encode(positionOf(last), scope) : null;
     return {
       products: page.map((entry) => this.render(snapshot, entry.product, market)),
       count: ranked.length,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { HttpProblem } from '../http/problem.js';
 
 /** Where a page ended: the sort key of its last product. */
@@ -20,39 +20,64 @@ interface CursorPayload {
 
 export const MAX_CURSOR_LENGTH = 512;
 
+/** Bytes of the HMAC-SHA256 kept in a cursor: 128 bits, far beyond guessing. */
+const MAC_BYTES = 16;
+const SEPARATOR = '.';
+
 /**
  * Cursors are keyset positions, not offsets: the next page starts after the last
- * product seen, so products added or repriced meanwhile never shift a walk.
+ * product seen, so products added or repriced meanwhile never shift a walk. Each carries
+ * a MAC under the deployment's secret, so a client cannot forge a position or edit one:
+ * an edited cursor is refused like any other cursor this API did not issue, on every
+ * instance, since they share the secret.
  */
-export function encodeCursor(position: CursorPosition, scope: string): string {
-  const payload: CursorPayload = { v: 1, f: fingerprint(scope), t: position.tier, c: position.createdAt, i: position.id };
-  return Buffer.from(JSON.stringify(payload)).toString('base64url');
-}
+export class CursorCodec {
+  constructor(private readonly secret: Buffer) {}
 
-export function decodeCursor(cursor: string, scope: string): CursorPosition {
-  let payload: Partial<CursorPayload>;
-  try {
-    payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorPayload>;
-  } catch {
-    throw invalidCursor('The cursor is not one this API issued.');
+  encode(position: CursorPosition, scope: string): string {
+    const payload: CursorPayload = { v: 1, f: fingerprint(scope), t: position.tier, c: position.createdAt, i: position.id };
+    const text = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    // A timestamp and a generated product id: about 150 characters, well within MAX_CURSOR_LENGTH.
+    return `${text}${SEPARATOR}${this.mac(text).toString('base64url')}`;
   }
-  if (
-    payload?.v !== 1 ||
-    typeof payload.f !== 'string' ||
-    !Number.isInteger(payload.t) ||
-    typeof payload.c !== 'string' ||
-    typeof payload.i !== 'string'
-  ) {
-    throw invalidCursor('The cursor is not one this API issued.');
+
+  decode(cursor: string, scope: string): CursorPosition {
+    const separator = cursor.lastIndexOf(SEPARATOR);
+    const text = cursor.slice(0, separator);
+    const mac = Buffer.from(cursor.slice(separator + 1), 'base64url');
+    if (separator < 0 || mac.length !== MAC_BYTES || !timingSafeEqual(mac, this.mac(text))) throw notIssued();
+    let payload: Partial<CursorPayload>;
+    try {
+      payload = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Partial<CursorPayload>;
+    } catch {
+      throw notIssued();
+    }
+    if (
+      payload?.v !== 1 ||
+      typeof payload.f !== 'string' ||
+      !Number.isInteger(payload.t) ||
+      typeof payload.c !== 'string' ||
+      typeof payload.i !== 'string'
+    ) {
+      throw notIssued();
+    }
+    if (payload.f !== fingerprint(scope)) {
+      throw invalidCursor('The cursor was issued for another query or market.');
+    }
+    return { tier: payload.t!, createdAt: payload.c, id: payload.i };
   }
-  if (payload.f !== fingerprint(scope)) {
-    throw invalidCursor('The cursor was issued for another query or market.');
+
+  private mac(text: string): Buffer {
+    return createHmac('sha256', this.secret).update(text).digest().subarray(0, MAC_BYTES);
   }
-  return { tier: payload.t!, createdAt: payload.c, id: payload.i };
 }
 
 function fingerprint(scope: string): string {
   return createHash('sha256').update(scope).digest('base64url').slice(0, 12);
+}
+
+function notIssued(): HttpProblem {
+  return invalidCursor('The cursor is not one this API issued, or it was changed.');
 }
 
 function invalidCursor(message: string): HttpProblem {

@@ -16,6 +16,8 @@ export const errorHandler = fp(
       return sendProblem(request, reply, problem);
     });
 
+    app.addHook('onSend', async (request, reply) => forbidCachingOfSandbox(request, reply));
+
     app.setNotFoundHandler(async (request, reply) =>
       sendProblem(
         request,
@@ -32,16 +34,14 @@ export const errorHandler = fp(
 /**
  * Errors Fastify raises while routing (a malformed percent-encoding, a path parameter
  * longer than `maxParamLength`) skip the hooks and the error handler, so they would
- * otherwise go out as Fastify's own body without a request id. Decision 8: anything in
- * the product path that is not a handle is INVALID_HANDLE.
+ * otherwise go out as Fastify's own body without a request id; what the hooks add to
+ * every answer is added here. Anything in the product path that is not a handle is
+ * INVALID_HANDLE.
  */
 export function frameworkErrorHandler(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-request-id', request.id);
-  const code = isSandbox(request)
-    ? 'sandbox_invalid_request'
-    : request.url.startsWith('/public/v1/products/')
-      ? 'INVALID_HANDLE'
-      : 'INVALID_QUERY';
+  forbidCachingOfSandbox(request, reply);
+  const code = request.url.startsWith('/public/v1/products/') && !isSandbox(request) ? 'INVALID_HANDLE' : invalidRequestCode(request);
   void sendProblem(
     request,
     reply,
@@ -78,7 +78,20 @@ export function catalogErrorBody(problem: HttpProblem, requestId: string): objec
   return { error: { code: problem.code, message: problem.message, hint: problem.details.hint ?? '' }, request_id: requestId };
 }
 
-function isSandbox(request: FastifyRequest): boolean {
+/**
+ * Sandbox answers hold shipping addresses and keys, so no cache may keep any of them:
+ * successes, errors, unknown routes and rate-limit answers alike.
+ */
+function forbidCachingOfSandbox(request: FastifyRequest, reply: FastifyReply): void {
+  if (isSandbox(request)) reply.header('cache-control', 'no-store');
+}
+
+/** The code of a malformed request on the surface it hit. */
+export function invalidRequestCode(request: FastifyRequest): string {
+  return isSandbox(request) ? 'sandbox_invalid_request' : 'INVALID_QUERY';
+}
+
+export function isSandbox(request: FastifyRequest): boolean {
   return request.url.startsWith('/sandbox/') || request.url === '/sandbox' || request.url.startsWith('/sandbox?');
 }
 
@@ -101,7 +114,7 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
   const status = error.statusCode ?? 500;
   const sandbox = isSandbox(request);
   if (status >= 400 && status < 500) {
-    return new HttpProblem(status, sandbox ? 'sandbox_invalid_request' : 'INVALID_QUERY', error.message, {
+    return new HttpProblem(status, invalidRequestCode(request), error.message, {
       hint: 'Check the request against /openapi.json.',
     });
   }

@@ -25,12 +25,13 @@ export const openapi = fp<{ config: Config }>(
           title: 'Vetrina: public catalog and simulated commerce sandbox',
           version: CONTRACT_VERSION,
           description:
-            'A keyless public product catalog with live regional prices and availability, and a free simulated sandbox for rehearsing cart and checkout. Nothing real (order, payment, customer, stock reservation) is ever created by the sandbox.',
+            'A keyless public product catalog with live regional prices and availability, and a free simulated sandbox for rehearsing cart and checkout. Nothing real (order, payment, customer, stock reservation) is ever created by the sandbox. ' +
+            `A request must arrive whole (headers and body) within ${config.requestTimeoutMs / 1000} s, else 408; a request body with a Content-Encoding is 415 (none is decoded); two Host or Authorization headers are 400.`,
         },
         servers: [{ url: config.publicBaseUrl }],
         tags: [
           { name: 'catalog', description: 'Public, keyless, read-only catalog.' },
-          { name: 'sandbox', description: 'Simulated cart and checkout with short-lived bearer keys.' },
+          { name: 'sandbox', description: 'Simulated cart and checkout with short-lived bearer keys. Every answer carries Cache-Control: no-store.' },
           { name: 'discovery', description: 'Machine-readable contract and MCP servers.' },
           { name: 'operations', description: 'Liveness, readiness and metrics, for orchestrators and monitoring; never rate limited.' },
         ],

@@ -15,7 +15,7 @@ export async function admitCartCall(
   scope?: Scope,
   enforceScope = true,
 ): Promise<SandboxPrincipal> {
-  const principal = await services.authenticate(request.headers.authorization, scope);
+  const principal = await services.authenticate(request.headers.authorization, request.ip, scope);
   request.sandboxPrincipal = principal;
   await services.rateLimits.carts(request, reply);
   if (scope && enforceScope) requireScope(principal, scope, 401);

@@ -7,14 +7,21 @@ import { TOKEN_SHAPE, sameSecret } from './tokens.js';
 
 /** Who is calling: the key a request authenticated with. */
 export interface SandboxPrincipal {
+  /**
+   * Owns the caller's carts, idempotency records and cart-call window: the key's id. The
+   * shared public key is used by unrelated clients, so its id is per client IP, and one
+   * user of it never replays another's answer or uses up another's window.
+   */
   keyId: string;
   scopes: readonly Scope[];
   /** null for the shared public key, which never expires. */
   expiresAt: Date | null;
 }
 
-/** The shared public key is configured, not stored, so it has a fixed id of its own. */
-export const PUBLIC_KEY_ID = 'public';
+/** The shared public key is configured, not stored, so it has an id of its own per client. */
+export function publicKeyId(clientIp: string): string {
+  return `public:${clientIp}`;
+}
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
@@ -25,6 +32,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
 export async function authenticate(
   deps: { db: Db; clock: Clock; publicKey: string },
   authorization: string | undefined,
+  clientIp: string,
   scope?: Scope,
 ): Promise<SandboxPrincipal> {
   if (authorization === undefined || authorization.trim() === '') throw missingKey(scope);
@@ -32,7 +40,7 @@ export async function authenticate(
   if (token === undefined || !TOKEN_SHAPE.test(token)) {
     throw invalidKey('The Authorization header must be "Bearer sbx_test_...".', scope);
   }
-  if (sameSecret(token, deps.publicKey)) return { keyId: PUBLIC_KEY_ID, scopes: PUBLIC_KEY_SCOPES, expiresAt: null };
+  if (sameSecret(token, deps.publicKey)) return { keyId: publicKeyId(clientIp), scopes: PUBLIC_KEY_SCOPES, expiresAt: null };
 
   const key = await findKeyByToken(deps.db, token);
   if (!key) throw invalidKey('Unknown sandbox key.', scope);

@@ -4,12 +4,13 @@ import type { Db } from '../store/database.js';
 import { HOUR_MS, later, type Clock } from './clock.js';
 import { idempotencyMismatch } from './errors.js';
 
-/** Decision 19: a key is scoped to the sandbox key, the method and the path. */
+/** An Idempotency-Key is scoped to the caller, the method and the route. */
 export interface IdempotencyScope {
+  /** The principal's key id (per client IP for the shared public key). */
   keyId: string;
   idempotencyKey: string;
   method: string;
-  /** The request path without query; MCP tools may use a name of their own here. */
+  /** The matched route with its parameters filled in; MCP tools use a name of their own here. */
   path: string;
 }
 

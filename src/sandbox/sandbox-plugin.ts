@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import type { Store } from '../store/database.js';
@@ -30,7 +30,7 @@ export interface SandboxServices {
   carts: SandboxCartService;
   issueKey(scopes: readonly Scope[] | undefined): Promise<IssuedKey>;
   /** Throws 401 `sandbox_unauthorized`; `scope` is named in the 401 when given. */
-  authenticate(authorization: string | undefined, scope?: Scope): Promise<SandboxPrincipal>;
+  authenticate(authorization: string | undefined, clientIp: string, scope?: Scope): Promise<SandboxPrincipal>;
   runIdempotently(scope: IdempotencyScope, requestBody: unknown, execute: () => Promise<RecordedResponse>): Promise<IdempotentOutcome>;
   rateLimits: SandboxRateLimits;
   purgeExpired(): Promise<PurgeReport>;
@@ -77,7 +77,8 @@ export const sandboxPlugin = fp<{ config: Config; store: Store; clock: Clock }>(
         shippingAmounts: config.sandbox.shippingAmounts,
       }),
       issueKey: (scopes) => issueKey(db, clock(), scopes),
-      authenticate: (authorization, scope) => authenticate({ db, clock, publicKey: config.sandbox.publicKey }, authorization, scope),
+      authenticate: (authorization, clientIp, scope) =>
+        authenticate({ db, clock, publicKey: config.sandbox.publicKey }, authorization, clientIp, scope),
       runIdempotently: (scope, requestBody, execute) => runIdempotently({ db, clock }, scope, requestBody, execute),
       rateLimits: defineSandboxRateLimits(app, config.sandbox),
       purgeExpired: () => purgeExpiredSandboxData(db, clock()),
@@ -95,8 +96,11 @@ export const sandboxPlugin = fp<{ config: Config; store: Store; clock: Clock }>(
     await app.register(async (sandbox) => {
       sandbox.addHook('onRequest', async (request, reply) => {
         if (!config.sandbox.enabled) throw sandboxDisabled();
+        // Echoed only where it is honoured, i.e. where the route declares the header.
         const idempotencyKey = request.headers['idempotency-key'];
-        if (typeof idempotencyKey === 'string' && idempotencyKey !== '') reply.header('idempotency-key', idempotencyKey);
+        if (typeof idempotencyKey === 'string' && idempotencyKey !== '' && honoursIdempotencyKey(request)) {
+          reply.header('idempotency-key', idempotencyKey);
+        }
       });
       // Clients often send `Content-Type: application/json` on a bodiless POST or DELETE;
       // here that means "no body" rather than a 400.
@@ -111,3 +115,8 @@ export const sandboxPlugin = fp<{ config: Config; store: Store; clock: Clock }>(
   },
   { name: 'sandbox', dependencies: ['rate-limits', 'catalog'] },
 );
+
+function honoursIdempotencyKey(request: FastifyRequest): boolean {
+  const headers = request.routeOptions.schema?.headers as { properties?: Record<string, unknown> } | undefined;
+  return headers?.properties?.['idempotency-key'] !== undefined;
+}

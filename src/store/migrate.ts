@@ -2,11 +2,13 @@ import { Migrator, PostgresAdapter, sql, type Migration, type MigrationProvider 
 import type { Db } from './database.js';
 import * as catalog from './migrations/0001-catalog.js';
 import * as sandbox from './migrations/0002-sandbox.js';
+import * as deploymentSecrets from './migrations/0003-deployment-secrets.js';
 
 /** Migrations live in code so the same list runs from `src` (tsx) and from `dist`. */
 const migrations: Record<string, Migration> = {
   '0001-catalog': catalog,
   '0002-sandbox': sandbox,
+  '0003-deployment-secrets': deploymentSecrets,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

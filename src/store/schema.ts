@@ -16,6 +16,14 @@ export interface Database {
   sandbox_keys: SandboxKeyTable;
   sandbox_carts: SandboxCartTable;
   sandbox_idempotency: SandboxIdempotencyTable;
+  deployment_secrets: DeploymentSecretTable;
+}
+
+export interface DeploymentSecretTable {
+  name: string;
+  /** base64url. */
+  secret: string;
+  created_at: string;
 }
 
 export interface RegionTable {

@@ -46,6 +46,16 @@ describe('GET /public/v1/products/{handle} (decision 8)', () => {
     });
   }
 
+  for (const path of ['a/b', 'caffe-espresso-blend/variants', 'caffe-espresso-blend/x/y']) {
+    it(`400 INVALID_HANDLE, not an unknown route, for ${DETAIL}/${path}`, async () => {
+      const response = await shared.testApp.app.inject({ method: 'GET', url: `${DETAIL}/${path}` });
+      assert.equal(response.statusCode, 400, response.body);
+      const body = JSON.parse(response.body);
+      assert.equal(body.error.code, 'INVALID_HANDLE');
+      assert.equal(body.request_id, response.headers['x-request-id']);
+    });
+  }
+
   it('404 PRODUCT_NOT_FOUND for a well-formed handle of 200 characters that is unknown', async () => {
     assertProblem(await shared.client.get(`${DETAIL}/${'a'.repeat(200)}`), 404, 'PRODUCT_NOT_FOUND');
   });

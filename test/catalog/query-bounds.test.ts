@@ -29,11 +29,15 @@ describe('GET /public/v1/products query bounds (contract 4.1 and 8, decision 2)'
       });
     }
 
-    for (const limit of ['0', '21', '1.5', 'abc', '-1', '']) {
+    for (const limit of ['0', '21', '1.5', 'abc', '-1', '', '0x10', '1e1', '%2010', '10%20', '%2B5', '05', '0b1']) {
       it(`400 INVALID_QUERY for limit=${limit}`, async () => {
         await invalidQuery(`limit=${limit}`);
       });
     }
+
+    it('names plain decimal digits when the number is written otherwise', async () => {
+      assert.match(await invalidQuery('limit=0x10'), /limit must be an integer in plain decimal digits/);
+    });
   });
 
   describe('offset', () => {
@@ -55,7 +59,7 @@ describe('GET /public/v1/products query bounds (contract 4.1 and 8, decision 2)'
       );
     });
 
-    for (const offset of ['1001', '-1', '2.5', 'x']) {
+    for (const offset of ['1001', '-1', '2.5', 'x', '0x1', '1e2', '%205']) {
       it(`400 INVALID_QUERY for offset=${offset}`, async () => {
         await invalidQuery(`offset=${offset}`);
       });

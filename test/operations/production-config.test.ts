@@ -34,11 +34,34 @@ describe('TRUST_PROXY at config load', () => {
     assert.match(problemsOf({ TRUST_PROXY: '1' })[0]!, /hop counts are not supported/);
   });
 
+  it('suggests only settings it then accepts, and never a hop count', () => {
+    for (const refused of ['true', '*', '1', '2']) {
+      const problem = problemsOf({ TRUST_PROXY: refused })[0]!;
+      assert.doesNotMatch(problem, /hops \(|number of proxy hops/);
+      const suggested = /\(e\.g\. ([^,]+), or (\w+) /.exec(problem);
+      assert.ok(suggested, problem);
+      for (const example of suggested.slice(1)) assert.deepEqual(problemsOf({ TRUST_PROXY: example! }), [], example);
+    }
+  });
+
   for (const value of ['10.0.0.0/33', 'lb.internal', '10.0.0.1/8/1', 'fe80::/129']) {
     it(`refuses "${value}", which is no address or CIDR`, () => {
       assert.match(problemsOf({ TRUST_PROXY: value })[0]!, /^TRUST_PROXY must be comma-separated IP addresses or CIDRs/);
     });
   }
+});
+
+describe('REQUEST_TIMEOUT_MS at config load', () => {
+  it('defaults to 15 s, so with the 1 s check a trickled request is answered well within 30 s', () => {
+    assert.equal(loadConfig({}).requestTimeoutMs, 15_000);
+    assert.equal(loadConfig({ REQUEST_TIMEOUT_MS: '5000' }).requestTimeoutMs, 5000);
+  });
+
+  it('refuses a time-out below 1 s or that is no integer', () => {
+    for (const value of ['999', '0', '1.5', 'soon']) {
+      assert.match(problemsOf({ REQUEST_TIMEOUT_MS: value })[0]!, /^REQUEST_TIMEOUT_MS must be an integer from 1000 to 300000/);
+    }
+  });
 });
 
 describe('Redis and metrics settings at config load', () => {

@@ -90,6 +90,61 @@ describe('sandbox idempotency', () => {
     }
   });
 
+  test('one scope for every spelling of the route: percent-encoded letters and a trailing slash', async () => {
+    const carts = await countCarts();
+    const send = (url: string) =>
+      sandbox.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}`, 'idempotency-key': 'spelled' }, payload: {} });
+    const first = await send('/sandbox/v1/carts');
+    const responses = [first, await send('/sandbox/v1/%63arts'), await send('/sandbox/v1/carts/'), await send('/sandbox/%76%31/carts')];
+    assert.deepEqual(
+      responses.map((response) => response.statusCode),
+      [201, 201, 201, 201],
+    );
+    assert.equal(new Set(responses.map((response) => response.body)).size, 1);
+    assert.deepEqual(
+      responses.map((response) => response.headers['idempotent-replayed']),
+      [undefined, 'true', 'true', 'true'],
+    );
+    assert.equal(await countCarts(), carts + 1);
+
+    const cartId = JSON.parse(first.body).id as string;
+    const add = (url: string) =>
+      sandbox.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${token}`, 'idempotency-key': 'spelled-item' },
+        payload: { variant_id: oil, quantity: 1 },
+      });
+    assert.equal((await add(`/sandbox/v1/carts/${cartId}/items`)).statusCode, 201);
+    const encoded = await add(`/sandbox/v1/carts/${cartId.replace('_', '%5F')}/%69tems`);
+    assert.equal(encoded.headers['idempotent-replayed'], 'true');
+    assert.equal((await sandbox.call(token, 'GET', `/sandbox/v1/carts/${cartId}`)).data.items[0].quantity, 1);
+  });
+
+  test('answers recorded under the shared public key are kept per client IP: one client never replays another\'s', async () => {
+    const publicKey = sandbox.config.sandbox.publicKey;
+    const cart = await sandbox.newCart(token);
+    const send = (remoteAddress: string, payload: object) =>
+      sandbox.client.request({
+        method: 'POST',
+        url: `/sandbox/v1/carts/${cart.id}`,
+        remoteAddress,
+        headers: { authorization: `Bearer ${publicKey}`, 'idempotency-key': 'public-shared' },
+        payload,
+      });
+    // The public key lacks cart:write: a 403, which is recorded like any business error.
+    const first = await send('10.0.0.1', { action: 'select_shipping_option', shipping_option_id: 'sandbox_standard' });
+    assertSandboxError(first, 403, 'sandbox_insufficient_scope');
+    assert.equal((await send('10.0.0.1', { action: 'select_shipping_option', shipping_option_id: 'sandbox_standard' })).headers['idempotent-replayed'], 'true');
+
+    // Another client with the same Idempotency-Key: its own answer, neither a replay nor a mismatch.
+    const other = await send('10.0.0.2', { action: 'checkout_link' });
+    assertSandboxError(other, 403, 'sandbox_insufficient_scope');
+    assert.equal(other.headers['idempotent-replayed'], undefined);
+    const same = await send('10.0.0.3', { action: 'select_shipping_option', shipping_option_id: 'sandbox_standard' });
+    assert.equal(same.headers['idempotent-replayed'], undefined);
+  });
+
   test('a 400 answer is not stored: the key can be used again with a corrected body', async () => {
     assertSandboxError(await createCart('fix-me', { currency: 'JPY' }), 400, 'sandbox_invalid_request');
     const fixed = await createCart('fix-me', { currency: 'EUR' });

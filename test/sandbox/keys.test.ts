@@ -29,6 +29,19 @@ describe('POST /sandbox/v1/keys', () => {
     assert.ok(lifetime >= 24 * 3600 * 1000 && lifetime < 24 * 3600 * 1000 + 5000, `lifetime ${lifetime}`);
   });
 
+  test('Idempotency-Key is neither honoured nor echoed: each call issues a new key, and no token is stored to replay', async () => {
+    const first = await issue(undefined, { 'idempotency-key': 'same' });
+    const second = await issue(undefined, { 'idempotency-key': 'same' });
+    for (const response of [first, second]) {
+      assert.equal(response.statusCode, 201);
+      assert.equal(response.headers['idempotency-key'], undefined);
+      assert.equal(response.headers['idempotent-replayed'], undefined);
+    }
+    assert.notEqual(first.data.access_token, second.data.access_token);
+    const records = await sandbox.store.db.selectFrom('sandbox_idempotency').selectAll().execute();
+    assert.ok(!JSON.stringify(records).includes(first.data.access_token));
+  });
+
   test('201 with an empty JSON body, an empty object or an empty scope list grants all three scopes', async () => {
     for (const [payload, headers] of [
       ['', { 'content-type': 'application/json' }],

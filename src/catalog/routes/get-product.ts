@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import type { CatalogService } from '../catalog-service.js';
 import type { RateLimitCheck } from '../../http/rate-limit.js';
 import { marketFields } from '../query-schemas.js';
-import { catalogSchemaError, errorResponse, rateLimitHeaders } from './shared.js';
+import { catalogSchemaError, errorResponse, invalidHandle, rateLimitHeaders } from './shared.js';
 
 export const HANDLE_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
 
@@ -43,4 +43,10 @@ export function getProductRoute(app: FastifyInstance, catalog: CatalogService, r
     },
     async (request) => ({ ...catalog.getProduct(request.params.handle, request.query), request_id: request.id }),
   );
+
+  // A handle never contains a slash: a longer path under the product route is a malformed
+  // handle (400 INVALID_HANDLE), not an unknown route.
+  app.get('/public/v1/products/*', { schema: { hide: true }, onRequest: rateLimit }, async () => {
+    throw invalidHandle('Invalid handle: a handle is a single path segment without "/".');
+  });
 }

@@ -21,6 +21,12 @@ export const errorResponse = (description: string, withRetryAfter = false) => ({
     : { 'X-Request-Id': rateLimitHeaders['X-Request-Id'] },
 });
 
+export function invalidHandle(message: string): HttpProblem {
+  return new HttpProblem(400, 'INVALID_HANDLE', message, {
+    hint: 'Handles are 1 to 200 lowercase letters, digits and single hyphens, e.g. caffe-espresso-blend.',
+  });
+}
+
 const MARKET_PARAMETERS = new Set(['locale', 'country', 'currency']);
 
 /**
@@ -35,11 +41,7 @@ export function catalogSchemaError(errors: FastifySchemaValidationError[], dataV
     error?.instancePath.split('/')[1] ??
     '';
   const what = `${field || dataVar} ${error?.message ?? 'is invalid'}`;
-  if (dataVar === 'params') {
-    return new HttpProblem(400, 'INVALID_HANDLE', `Invalid handle: ${what}.`, {
-      hint: 'Handles are 1 to 200 lowercase letters, digits and single hyphens, e.g. caffe-espresso-blend.',
-    });
-  }
+  if (dataVar === 'params') return invalidHandle(`Invalid handle: ${what}.`);
   if (MARKET_PARAMETERS.has(field)) {
     return new HttpProblem(400, 'REGION_NOT_FOUND', `Invalid market: ${what}.`, {
       hint: 'Use locale en or it, a two-letter country and a three-letter currency, e.g. locale=en&country=IT&currency=EUR.',

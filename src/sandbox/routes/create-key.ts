@@ -13,7 +13,7 @@ export function createKeyRoute(app: FastifyInstance, { services }: SandboxRouteK
         tags: ['sandbox'],
         summary: 'Get a sandbox key',
         description:
-          'Issues a bearer key for the sandbox cart routes; no credentials needed. `scopes` (optional body) may name at most 3 unique known scopes, else 400; none named grants all three (catalog:read, cart:write, checkout:create). The key expires 24 h after creation, and the carts made with it expire with it. Only a SHA-256 hash of the token is stored: it is shown once. Limited to 20 keys per client IP per hour (429 with Retry-After beyond).',
+          'Issues a bearer key for the sandbox cart routes; no credentials needed. `scopes` (optional body) may name at most 3 unique known scopes, else 400; none named grants all three (catalog:read, cart:write, checkout:create). The key expires 24 h after creation, and the carts made with it expire with it. Only a SHA-256 hash of the token is stored: it is shown once. For that reason Idempotency-Key is not honoured here (a replay would need the token stored) and not echoed: every call issues a new key; a client unsure whether a call succeeded simply asks again. Limited to 20 keys per client IP per hour (429 with Retry-After beyond).',
         'x-optional-body': true,
         body: Type.Ref('SandboxKeyRequest'),
         response: {
@@ -34,7 +34,7 @@ export function createKeyRoute(app: FastifyInstance, { services }: SandboxRouteK
       preValidation: optionalBody,
     },
     async (request, reply) => {
-      reply.code(201).header('cache-control', 'no-store');
+      reply.code(201);
       return services.issueKey(request.body.scopes);
     },
   );

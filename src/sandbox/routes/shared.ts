@@ -37,7 +37,7 @@ export const requiredIdempotencyKey = Type.Object({ 'idempotency-key': Idempoten
 export const optionalIdempotencyKey = Type.Object({ 'idempotency-key': Type.Optional(IdempotencyKey) });
 
 export const IDEMPOTENCY_RULES =
-  'Idempotency (scoped to the key, method and path): the first response is stored for 24 h and replayed byte for byte with `Idempotent-Replayed: true`; the same Idempotency-Key with a different body is 422 sandbox_idempotency_mismatch; concurrent duplicates have exactly one effect. 400 answers are not stored.';
+  'Idempotency (scoped to the key, the method and the route with its parameters, however the path is spelled; for the shared public key also to the client IP): the first response is stored for 24 h and replayed byte for byte with `Idempotent-Replayed: true`; the same Idempotency-Key with a different body is 422 sandbox_idempotency_mismatch; concurrent duplicates have exactly one effect. 400 answers are not stored.';
 
 /** For routes whose body is optional: no body is validated (and defaulted) as `{}`; a JSON `null` is still refused. */
 export const optionalBody: preValidationHookHandler = async (request) => {
@@ -58,6 +58,15 @@ export function buildGuard(services: SandboxServices): SandboxRouteKit['guard'] 
 }
 
 /**
+ * The matched route with its parameters filled in, so every spelling of one URL
+ * (percent-encoded letters, a trailing slash) is one idempotency scope.
+ */
+function routePath(request: FastifyRequest): string {
+  const params = request.params as Record<string, string>;
+  return request.routeOptions.url!.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
+/**
  * Answers a POST through the idempotency store when the request carries an
  * Idempotency-Key, else directly; the error handler renders what is not recorded.
  */
@@ -71,12 +80,7 @@ export async function sendIdempotently(
   const idempotencyKey = request.headers['idempotency-key'];
   if (typeof idempotencyKey !== 'string') return reply.code(successStatus).send(await run());
 
-  const scope = {
-    keyId: principalOf(request).keyId,
-    idempotencyKey,
-    method: request.method,
-    path: request.url.split('?')[0]!.replace(/\/+$/, ''),
-  };
+  const scope = { keyId: principalOf(request).keyId, idempotencyKey, method: request.method, path: routePath(request) };
   const outcome = await services.runIdempotently(scope, request.body, () => recordCall(successStatus, run));
   if (outcome.replayed) reply.header('idempotent-replayed', 'true');
   return reply.code(outcome.statusCode).headers(outcome.headers).type('application/json; charset=utf-8').send(outcome.body);
