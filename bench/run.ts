@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { measure as measureLoad, rssMb, run, startServer, stopServers } from './support.js';
 
 /**
  * Catalog read benchmark: autocannon against a separate Vetrina process serving a
@@ -22,10 +21,8 @@ const { values } = parseArgs({
 const products = Number(values.products);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
-const root = path.resolve(import.meta.dirname, '..');
 const work = await mkdtemp(path.join(tmpdir(), 'vetrina-bench-'));
 const catalogFile = path.join(work, 'catalog.json');
-const children: ChildProcess[] = [];
 
 try {
   await run('npx', ['tsx', 'src/catalog/file/generate-cli.ts', '--products', String(products), '--out', catalogFile]);
@@ -72,18 +69,12 @@ try {
   }
   console.log(`\nVetrina RSS after the run: ${await rssMb(vetrina)} MiB`);
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  stopServers();
   await rm(work, { recursive: true, force: true });
 }
 
 async function measure(url: string) {
-  const result = await autocannon({ url, connections, duration: seconds });
-  return {
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
-  };
+  return measureLoad({ url, connections, duration: seconds });
 }
 
 async function firstHandle(): Promise<string> {
@@ -92,34 +83,3 @@ async function firstHandle(): Promise<string> {
   return body.products[0]!.handle;
 }
 
-async function rssMb(child: ChildProcess): Promise<number> {
-  const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round(kb / 1024);
-}
-
-function startServer(args: string[], port: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    const deadline = setTimeout(() => reject(new Error(`server on ${port} did not start`)), 300_000);
-    const poll = setInterval(() => {
-      fetch(`http://127.0.0.1:${port}/`).then(
-        () => {
-          clearInterval(poll);
-          clearTimeout(deadline);
-          resolve(child);
-        },
-        () => {},
-      );
-    }, 200);
-    child.once('exit', (code) => reject(new Error(`server on ${port} exited with ${code}`)));
-  });
-}
-
-function run(command: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
-  });
-}
