@@ -6,10 +6,10 @@ import { measure, rssMb, run, startServer, stopServers } from './support.js';
 
 /**
  * MCP against REST, side by side in one run, against a separate Vetrina process with
- * the limits off: `search_catalog` calls/s over `/mcp` (a 2025-11-25 stateless client
- * and a 2026-07-28 client) against `GET /public/v1/products?q=` requests/s for the same
- * query; then RSS before and after a batch of mixed MCP calls on both servers, after a
- * warm-up. Usage: npm run bench:mcp -- [--products 10000] [--seconds 5] [--connections 50] [--calls 3000]
+ * the limits off: first RSS before and after a batch of mixed MCP calls on both servers
+ * (after a warm-up), then `search_catalog` calls/s over `/mcp` (a 2025-11-25 stateless
+ * client and a 2026-07-28 client) against `GET /public/v1/products?q=` requests/s for
+ * the same query. Usage: npm run bench:mcp -- [--products 10000] [--seconds 5] [--connections 50] [--calls 3000]
  */
 const { values } = parseArgs({
   options: {
@@ -67,10 +67,6 @@ try {
   });
 
   const search = { name: 'search_catalog', arguments: { query } };
-  const load = { connections, duration: seconds };
-  const rest = await measure({ ...load, url: `${base}/public/v1/products?q=${encodeURIComponent(query)}` });
-  const legacy = await measure({ ...load, url: `${base}/mcp`, ...mcpRequest('tools/call', search, false) });
-  const modern = await measure({ ...load, url: `${base}/mcp`, ...mcpRequest('tools/call', search, true) });
 
   const token = ((await (await fetch(`${base}/sandbox/v1/keys`, { method: 'POST' })).json()) as { access_token: string }).access_token;
   const product = (await (await fetch(`${base}/public/v1/products?q=${encodeURIComponent(query)}&limit=1`)).json()) as {
@@ -97,10 +93,20 @@ try {
   const batch = async (count: number) => {
     for (let i = 0; i < count; i += 10) await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, j) => mixed(i + j)));
   };
+  // Memory first, on a server that has seen nothing but the warm-up.
   await batch(1000);
   const before = await rssMb(vetrina);
-  await batch(calls);
-  const after = await rssMb(vetrina);
+  const steps: number[] = [];
+  for (let done = 0; done < calls; done += 1000) {
+    await batch(Math.min(1000, calls - done));
+    steps.push(await rssMb(vetrina));
+  }
+  const after = steps.at(-1)!;
+
+  const load = { connections, duration: seconds };
+  const rest = await measure({ ...load, url: `${base}/public/v1/products?q=${encodeURIComponent(query)}` });
+  const legacy = await measure({ ...load, url: `${base}/mcp`, ...mcpRequest('tools/call', search, false) });
+  const modern = await measure({ ...load, url: `${base}/mcp`, ...mcpRequest('tools/call', search, true) });
 
   const ratio = (m: { requestsPerSecond: number }) => (m.requestsPerSecond / rest.requestsPerSecond).toFixed(2);
   console.log(`\nMCP against REST: ${products} products, query "${query}", ${connections} connections, ${seconds} s each, node ${process.version}\n`);
@@ -113,7 +119,9 @@ try {
   ] as const) {
     console.log(`| ${name} | ${Math.round(m.requestsPerSecond)} | ${ratio(m)} | ${m.p50} / ${m.p99} | ${m.errors} |`);
   }
-  console.log(`\nRSS around ${calls} mixed MCP calls on both servers (after 1000 warm-up calls): ${before} MiB -> ${after} MiB (${after - before >= 0 ? '+' : ''}${after - before} MiB)`);
+  console.log(
+    `\nRSS around ${calls} mixed MCP calls on both servers, 10 at a time, after 1000 warm-up calls: ${before} MiB -> ${after} MiB (${after - before >= 0 ? '+' : ''}${after - before} MiB; after each 1000: ${steps.join(', ')} MiB)`,
+  );
 } finally {
   stopServers();
   await rm(work, { recursive: true, force: true });

@@ -29,9 +29,8 @@ function inToolTerms<T>(work: () => T): T {
     return work();
   } catch (error) {
     const hint = error instanceof HttpProblem ? TOOL_HINTS[error.code] : undefined;
-    if (hint === undefined) throw error;
-    const problem = error as HttpProblem;
-    throw new HttpProblem(problem.statusCode, problem.code, problem.message, { ...problem.details, hint });
+    if (!(error instanceof HttpProblem) || hint === undefined) throw error;
+    throw new HttpProblem(error.statusCode, error.code, error.message, { ...error.details, hint });
   }
 }
 

@@ -1,10 +1,10 @@
 import {
   createMcpHandler,
+  hostHeaderValidationResponse,
   isLegacyRequest,
   McpServer,
-  WebStandardStreamableHTTPServerTransport,
   originValidationResponse,
-  validateHostHeader,
+  WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
 } from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -71,6 +71,9 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     legacy: 'reject',
     onerror: (error) => app.log.warn({ err: error }, 'MCP request rejected'),
   });
+  // 2025-era requests are served here rather than by the handler's own stateless
+  // fallback, which always answers over an SSE stream: a plain JSON answer costs a
+  // fraction of that, and Streamable HTTP lets the server choose either.
   const serveLegacy = async (webRequest: Request, request: FastifyRequest, reply: FastifyReply) => {
     const server = serverFor({ request, reply });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -96,13 +99,15 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     },
     async (request, reply) => {
       await options.rateLimit(request, reply);
+      // Checked before any URL is built from it: new URL() throws on such hosts.
       const host = request.headers.host;
-      const port = host === undefined ? undefined : HOST_SHAPE.exec(host)?.[1];
-      if (host === undefined || !HOST_SHAPE.test(host) || (port !== undefined && Number(port) > 65_535)) {
+      if (!isWellFormedHost(host)) {
         throw new HttpProblem(400, 'invalid_host_header', 'The Host header must be a host name or IP address with an optional port (1 to 65535).');
       }
       const webRequest = toWebRequest(request, host);
-      const rejected = hostRejection(host, options.allowedHosts) ?? originValidationResponse(webRequest, options.allowedHosts);
+      const rejected =
+        hostHeaderValidationResponse(webRequest, options.allowedHosts) ??
+        originValidationResponse(webRequest, options.allowedHosts);
       if (rejected) return rejected;
       const authInfo: ExchangeAuthInfo = { token: '', clientId: 'mcp', scopes: [], extra: { context: { request, reply } } };
       if (await isLegacyRequest(webRequest, request.body)) return serveLegacy(webRequest, request, reply);
@@ -125,10 +130,10 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
   });
 }
 
-function hostRejection(host: string, allowedHosts: string[]): Response | undefined {
-  const result = validateHostHeader(host, allowedHosts);
-  if (result.ok) return undefined;
-  return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: result.message } }, { status: 403 });
+function isWellFormedHost(host: string | undefined): host is string {
+  const match = host === undefined ? null : HOST_SHAPE.exec(host);
+  const port = match?.[1] === undefined ? undefined : Number(match[1]);
+  return match !== null && (port === undefined || (port >= 1 && port <= 65_535));
 }
 
 function toWebRequest(request: FastifyRequest, host: string): Request {

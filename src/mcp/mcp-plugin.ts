@@ -28,7 +28,7 @@ export const mcpPlugin = fp<{ config: Config }>(
       allowedHosts: config.mcpAllowedHosts,
       rateLimit: app.catalogRateLimit,
     };
-    const transport = `Streamable HTTP MCP endpoint (JSON-RPC 2.0), stateless: POST only (any other method is 405 with Allow: POST). Every request (initialize, tools/list, tools/call, ping, notifications) counts against the catalog rate limit of the REST routes, ${limitText(config.catalogRateLimit, 'requests per client IP per minute, one window shared with GET /public/v1/products')}; past it the answer is HTTP 429 with RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and Retry-After and a JSON-RPC error. A body that is not JSON is HTTP 400 with the JSON-RPC parse error (-32700). Host and Origin must be allowed hosts (MCP_ALLOWED_HOSTS): a malformed Host is 400, another host 403.`;
+    const transport = `Streamable HTTP MCP endpoint (JSON-RPC 2.0), stateless: POST only (any other method is 405 with Allow: POST). Every request (initialize, tools/list, tools/call, ping, notifications) counts against the catalog rate limit (${limitText(config.catalogRateLimit, 'requests per client IP per minute')}), one window per client IP shared with GET /public/v1/products and both MCP servers; past it the answer is HTTP 429 with RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and Retry-After and a JSON-RPC error. A body that is not JSON is HTTP 400 with the JSON-RPC parse error (-32700). Host and Origin must be allowed hosts (MCP_ALLOWED_HOSTS): a malformed Host is 400, another host 403.`;
 
     await mcpEndpoints(app, (scope) => {
       registerMcpEndpoint(scope, {
@@ -55,5 +55,5 @@ export const mcpPlugin = fp<{ config: Config }>(
 );
 
 function limitText(max: number, unit: string): string {
-  return max > 0 ? `${max} ${unit}` : `switched off here (0 ${unit.split(',')[0]})`;
+  return max > 0 ? `${max} ${unit}` : 'switched off on this deployment';
 }

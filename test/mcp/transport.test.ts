@@ -32,6 +32,7 @@ describe('MCP transport edges', () => {
     ['credentials', 'user@evil.com'],
     ['credentials on an allowed host', 'user:secret@localhost'],
     ['a port out of range', 'localhost:99999'],
+    ['port 0', 'localhost:0'],
     ['an empty port', 'localhost:'],
     ['nothing but a port', ':3000'],
     ['a space', 'local host'],
@@ -151,5 +152,12 @@ describe('MCP requests and the per-client-IP catalog limit', () => {
     const other = from('203.0.113.2');
     assert.equal((await other.catalog()).statusCode, 200);
     assert.equal((await other.mcp('/mcp', ping())).statusCode, 200);
+  });
+
+  it('the route descriptions render the configured limit', async () => {
+    const document = (await testApp.app.inject({ url: '/openapi.json' })).json();
+    for (const path of MCP_PATHS) {
+      assert.match(document.paths[path].post.description, new RegExp(`Every request .* counts against the catalog rate limit \\(${LIMIT} requests per client IP per minute\\)`));
+    }
   });
 });
