@@ -23,8 +23,6 @@ export interface McpEndpointOptions {
   allowedHosts: string[];
   /** Built once per process; every request's server binds them to that request. */
   tools: readonly ToolDefinition[];
-  /** Counts every MCP request, whatever its method, against the caller's limit. */
-  rateLimit: RateLimitCheck;
 }
 
 /** Carries the Fastify exchange through the SDK's handler to the per-request server factory. */
@@ -42,11 +40,17 @@ const HOST_SHAPE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
 /**
  * Registers the MCP endpoints of `register` in a context of their own, so that their
  * failures (a malformed JSON body, a rate limit, a bad Host) answer as JSON-RPC errors
- * rather than in the catalog's envelope.
+ * rather than in the catalog's envelope. Every request to them, whatever its method or
+ * body, counts against `rateLimit` before anything else is done with it.
  */
-export async function mcpEndpoints(app: FastifyInstance, register: (scope: FastifyInstance) => void): Promise<void> {
+export async function mcpEndpoints(
+  app: FastifyInstance,
+  rateLimit: RateLimitCheck,
+  register: (scope: FastifyInstance) => void,
+): Promise<void> {
   await app.register(async (scope) => {
     scope.setErrorHandler(async (error: FastifyError | HttpProblem, request, reply) => sendJsonRpcError(request, reply, error));
+    scope.addHook('onRequest', rateLimit);
     register(scope);
   });
 }
@@ -98,7 +102,6 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
       },
     },
     async (request, reply) => {
-      await options.rateLimit(request, reply);
       // Checked before any URL is built from it: new URL() throws on such hosts.
       const host = request.headers.host;
       if (!isWellFormedHost(host)) {
@@ -121,8 +124,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     url: options.path,
     exposeHeadRoute: false,
     schema: { hide: true },
-    handler: async (request, reply) => {
-      await options.rateLimit(request, reply);
+    handler: async (request) => {
       throw new HttpProblem(405, 'method_not_allowed', `${request.method} is not supported: this stateless MCP endpoint takes POST only.`, {
         headers: { allow: ALLOW },
       });

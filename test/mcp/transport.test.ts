@@ -114,21 +114,21 @@ describe('MCP requests and the per-client-IP catalog limit', () => {
   after(() => testApp.close());
 
   const from = (remoteAddress: string) => ({
-    mcp: (url: string, payload: object) => post(testApp.app, url, { payload, remoteAddress }),
+    mcp: (url: string, payload: object | string) => post(testApp.app, url, { payload, remoteAddress }),
     catalog: () => testApp.app.inject({ url: '/public/v1/products?limit=1', remoteAddress }),
   });
 
-  it('every MCP request counts (ping, tools/list, notifications, on both servers); past the limit it is 429 with the RateLimit headers', async () => {
+  it('every MCP request counts (ping, tools/list, notifications, malformed bodies, on both servers); past the limit it is 429 with the RateLimit headers', async () => {
     const flooder = from('203.0.113.1');
     const allowed = [
       await flooder.mcp('/mcp', ping(1)),
       await flooder.mcp('/mcp/sandbox', { jsonrpc: '2.0', id: 2, method: 'tools/list' }),
       await flooder.mcp('/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }),
-      await flooder.mcp('/mcp/sandbox', ping(3)),
+      await flooder.mcp('/mcp/sandbox', '{"not json'),
     ];
     assert.deepEqual(
       allowed.map((response) => response.statusCode),
-      [200, 200, 202, 200],
+      [200, 200, 202, 400],
     );
     assert.equal(allowed[0]!.headers['ratelimit-remaining'], String(LIMIT - 1));
 
@@ -140,12 +140,14 @@ describe('MCP requests and the per-client-IP catalog limit', () => {
     assert.equal(limited.headers['retry-after'], limited.headers['ratelimit-reset']);
     const body = limited.json();
     assert.equal(body.jsonrpc, '2.0');
-    assert.equal(body.id, 'over');
+    // Counted before the body is read, so the refusal cannot name the request.
+    assert.equal(body.id, null);
     assert.equal(body.error.code, -32000);
     assert.equal(body.error.data.code, 'RATE_LIMITED');
     assert.match(body.error.message, new RegExp(`${LIMIT} catalog requests per minute per client IP`));
     assert.equal((await flooder.mcp('/mcp/sandbox', ping())).statusCode, 429);
     assert.equal((await testApp.app.inject({ method: 'HEAD', url: '/mcp', remoteAddress: '203.0.113.1' })).statusCode, 429);
+    assert.equal((await flooder.mcp('/mcp', '{"not json')).statusCode, 429);
 
     // One window per client IP: the flood used up its own catalog budget, nobody else's.
     assert.equal((await flooder.catalog()).statusCode, 429);
