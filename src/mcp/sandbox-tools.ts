@@ -38,6 +38,9 @@ const KEY_NOTE = `Needs a sandbox key with the scope named below: in the HTTP Au
 const NO_KEY_SENT =
   'This tool needs a sandbox key: pass sandbox_key (the access_token from create_sandbox_key) or send Authorization: Bearer <access_token> on the MCP request.';
 
+const IDEMPOTENCY_KEY_REUSED =
+  'This idempotency_key was already used with different arguments; pass a new idempotency_key for a new call.';
+
 const WRITES = { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false };
 
 /**
@@ -96,7 +99,11 @@ export function sandboxTools(deps: SandboxToolDeps, schemas: ToolSchemaCompiler)
   ): Promise<object> => {
     if (key === undefined) return work();
     const scope = { keyId: principal.keyId, idempotencyKey: key, method: 'MCP', path: `tools/${operation}` };
-    const outcome = await sandbox.runIdempotently(scope, args, () => recordCall(200, work));
+    const outcome = await sandbox.runIdempotently(scope, args, () => recordCall(200, work)).catch((error: unknown) => {
+      // The store's message names the REST header; an agent sent an argument.
+      if (!(error instanceof HttpProblem) || error.code !== 'sandbox_idempotency_mismatch') throw error;
+      throw new HttpProblem(error.statusCode, error.code, IDEMPOTENCY_KEY_REUSED);
+    });
     const body = JSON.parse(outcome.body) as { error: string; message: string; scope?: string };
     if (outcome.statusCode >= 400) {
       throw new HttpProblem(outcome.statusCode, body.error, body.message, body.scope ? { scope: body.scope } : {});

@@ -97,6 +97,7 @@ describe('POST /mcp/sandbox: simulated cart and checkout tools', () => {
     const other = await agent.call('create_cart', { idempotency_key: 'once', currency: 'GBP' });
     assert.equal(other.isError, true);
     assert.equal(other.data.error, 'sandbox_idempotency_mismatch');
+    assert.match(other.data.message, /idempotency_key was already used with different arguments/);
   });
 
   it('cart tools without a key, with the public key or without a scope are tool errors naming the scope', async () => {
