@@ -33,7 +33,7 @@ const SIMULATED = 'Simulated: nothing real (order, payment, customer, stock rese
 export const KEY_TRADE_OFF =
   'A key passed as sandbox_key becomes part of the conversation (the agent\'s transcript and context, and whatever logs the client keeps); send the Authorization header instead where the client can. The header wins when both are present. Sandbox keys expire after 24 hours and reach only simulated carts.';
 
-const KEY_NOTE = `Needs a sandbox key with the scope named below: in the HTTP Authorization header of the MCP request ("Bearer sbx_test_...") or, for a client that cannot set headers, as the sandbox_key argument. Without it the tool error is sandbox_unauthorized or sandbox_insufficient_scope, naming the scope. Carts are visible only to the key that created them (another key gets sandbox_not_found).`;
+const KEY_NOTE = `Needs a sandbox key with that scope: in the HTTP Authorization header of the MCP request ("Bearer sbx_test_...") or, for a client that cannot set headers, as the sandbox_key argument. Without it the tool error is sandbox_unauthorized or sandbox_insufficient_scope, naming the scope. Carts are visible only to the key that created them (another key gets sandbox_not_found).`;
 
 const NO_KEY_SENT =
   'This tool needs a sandbox key: pass sandbox_key (the access_token from create_sandbox_key) or send Authorization: Bearer <access_token> on the MCP request.';
