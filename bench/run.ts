@@ -1,9 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
-import { buildService, generateCatalog, startNodeProcess, type RunningProcess } from './service-process.js';
+import { buildService, generateCatalog, measure as measureLoad, rssMb, startNodeProcess, type RunningProcess } from './service-process.js';
 
 /**
  * Catalog read benchmark: autocannon against a separate Vetrina process serving a
@@ -77,23 +76,11 @@ try {
 }
 
 async function measure(url: string) {
-  const result = await autocannon({ url, connections, duration: seconds });
-  return {
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
-  };
+  return measureLoad({ url, connections, duration: seconds });
 }
 
 async function firstHandle(base: string): Promise<string> {
   const response = await fetch(`${base}/public/v1/products?limit=1`);
   const body = (await response.json()) as { products: { handle: string }[] };
   return body.products[0]!.handle;
-}
-
-async function rssMb(running: RunningProcess): Promise<number> {
-  const status = await readFile(`/proc/${running.pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round(kb / 1024);
 }

@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
 
-/** What the benchmarks share: building the service and running it, or a baseline, as a process of its own. */
+/** What the benchmarks share: building the service, running it (or a baseline) as a process of its own, loading it, reading its RSS. */
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 /** A first start migrates and imports the catalog: minutes for a large generated one. Only a hang guard. */
@@ -107,4 +109,29 @@ async function freePort(): Promise<number> {
   server.close();
   await once(server, 'close');
   return port;
+}
+
+export interface Measurement {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** One autocannon run: mean requests/s, latency percentiles, failed and non-2xx answers. */
+export async function measure(options: autocannon.Options): Promise<Measurement> {
+  const result = await autocannon(options);
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+/** A running process's resident memory in MiB, from /proc. */
+export async function rssMb(running: Pick<RunningProcess, 'pid'>): Promise<number> {
+  const status = await readFile(`/proc/${running.pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
 }

@@ -34,7 +34,7 @@ export function resolveMarket(snapshot: CatalogSnapshot, input: MarketInput): Ma
   }
   const country = (input.country ?? DEFAULT_COUNTRY).toUpperCase();
   if (!/^[A-Z]{2}$/.test(country)) {
-    throw invalidMarket(`"${input.country}" is not an ISO 3166-1 alpha-2 country code.`, 'Send two letters, e.g. country=IT.');
+    throw invalidMarket(`"${input.country}" is not an ISO 3166-1 alpha-2 country code.`, 'Send two letters, e.g. IT.');
   }
   const region = snapshot.regionByCountry.get(country);
   if (!region) {
@@ -47,7 +47,7 @@ export function resolveMarket(snapshot: CatalogSnapshot, input: MarketInput): Ma
   if (currency !== region.currency) {
     throw invalidMarket(
       `Country ${country} is sold in ${region.currency}, not ${currency}.`,
-      `Omit currency, or send currency=${region.currency}.`,
+      `Omit currency, or send ${region.currency}.`,
     );
   }
   return { locale: locale as Locale, country, currency, region };

@@ -119,7 +119,12 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
     });
   }
   if (sandbox && isStoreUnavailable(error)) return sandboxUnavailable();
-  return new HttpProblem(500, sandbox ? 'sandbox_internal_error' : 'INTERNAL_ERROR', 'A temporary failure occurred.', {
+  return internalProblem(sandbox ? 'sandbox_internal_error' : 'INTERNAL_ERROR');
+}
+
+/** An unexpected failure as clients see it: no message, stack or SQL of the cause. */
+export function internalProblem(code: string): HttpProblem {
+  return new HttpProblem(500, code, 'A temporary failure occurred.', {
     hint: 'Retry shortly; if it persists, report the request_id.',
   });
 }

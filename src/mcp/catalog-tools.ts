@@ -1,62 +1,70 @@
-import type { McpServer } from '@modelcontextprotocol/server';
 import { Type } from 'typebox';
 import type { CatalogService } from '../catalog/catalog-service.js';
 import { marketFields, queryFields } from '../catalog/query-schemas.js';
 import { HANDLE_PATTERN } from '../catalog/routes/get-product.js';
 import { catalogErrorBody } from '../http/error-handler.js';
-import type { RateLimitCheck } from '../http/rate-limit.js';
-import { inlineRefs, toolSchema } from './json-schema.js';
-import { runTool, type ErrorRenderer, type ToolContext } from './tool-result.js';
+import { HttpProblem } from '../http/problem.js';
+import type { ToolSchemaCompiler } from './json-schema.js';
+import { defineTool, type ToolDefinition, type ToolSurface } from './tool.js';
 
-export interface CatalogToolDeps {
-  catalog: CatalogService;
-  /** The catalog routes' limit: a tool call counts like a REST request. */
-  rateLimit: RateLimitCheck;
-  sharedSchemas: Record<string, unknown>;
+/** Catalog tools answer like the catalog's REST routes, whichever MCP server lists them. */
+const catalogSurface: ToolSurface = {
+  render: (problem, { request }) => catalogErrorBody(problem, request.id),
+  invalidArgumentCode: 'INVALID_QUERY',
+  internalErrorCode: 'INTERNAL_ERROR',
+};
+
+/**
+ * The catalog service's hints speak REST (routes, query parameters); past the argument
+ * check a catalog tool can only meet these, reworded in tool and argument names.
+ */
+const TOOL_HINTS: Partial<Record<string, string>> = {
+  PRODUCT_NOT_FOUND: 'Find the product and its handle with search_catalog (query).',
+  INVALID_QUERY:
+    'Pass the next_cursor of the previous search_catalog result unchanged as cursor, with the same query, locale, country and currency.',
+};
+
+function inToolTerms<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    const hint = error instanceof HttpProblem ? TOOL_HINTS[error.code] : undefined;
+    if (!(error instanceof HttpProblem) || hint === undefined) throw error;
+    throw new HttpProblem(error.statusCode, error.code, error.message, { ...error.details, hint });
+  }
 }
-
-const renderCatalogError: ErrorRenderer = (problem, { request }) => catalogErrorBody(problem, request.id);
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
 
 const MARKET_NOTE =
   'Market: country (ISO-2, default IT) picks the region; currency defaults to that region\'s and any other currency is REGION_NOT_FOUND; locale en or it (default en), falling back to English.';
 
-/** search_catalog, get_product and list_markets: read-only discovery over the same service as REST. */
-export function registerCatalogTools(server: McpServer, deps: CatalogToolDeps, context: ToolContext): void {
-  const { catalog, rateLimit, sharedSchemas } = deps;
-  const output = (name: string) => toolSchema(inlineRefs(Type.Ref(name), sharedSchemas));
-  const counted = async <T>(work: () => T) => {
-    await rateLimit(context.request, context.reply);
-    return work();
-  };
-
-  server.registerTool(
-    'search_catalog',
-    {
+/**
+ * search_catalog, get_product and list_markets: read-only discovery over the same service
+ * as REST. Built once; the MCP endpoint counts every request against the catalog limit.
+ */
+export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompiler): ToolDefinition[] {
+  return [
+    defineTool(catalogSurface, {
+      name: 'search_catalog',
       title: 'Search the catalog',
       description: `Searches published products by free text over title and handle (case- and accent-insensitive, word prefixes) and returns a page of products with variants, the calculated price in the market and availability (in_stock, backorder, out_of_stock; purchasable). Omit query to browse newest first. Use next_cursor from the result as cursor for the next page (same query and market). ${MARKET_NOTE} Next: get_product for one product's full detail, or add a purchasable variant's id to a sandbox cart.`,
-      inputSchema: toolSchema(
+      input: schemas.input(
         Type.Object(
           { query: queryFields.q, ...marketFields, limit: queryFields.limit, cursor: queryFields.cursor },
           { additionalProperties: false },
         ),
       ),
-      outputSchema: output('ProductList'),
+      output: schemas.output(Type.Ref('ProductList')),
       annotations: READ_ONLY,
-    },
-    async (args) =>
-      runTool(context, renderCatalogError, () =>
-        counted(() => ({ ...catalog.listProducts({ ...args, q: args.query }), request_id: context.request.id })),
-      ),
-  );
+      run: (args, { request }) => ({ ...inToolTerms(() => catalog.listProducts({ ...args, q: args.query })), request_id: request.id }),
+    }),
 
-  server.registerTool(
-    'get_product',
-    {
+    defineTool(catalogSurface, {
+      name: 'get_product',
       title: 'Get one product',
       description: `Returns one published product by handle with all variants, option combinations, calculated prices in the market and availability. Unknown, draft or weighted products are PRODUCT_NOT_FOUND. ${MARKET_NOTE} Next: pick a purchasable variant (availability.purchasable and a non-null price) for a sandbox cart.`,
-      inputSchema: toolSchema(
+      input: schemas.input(
         Type.Object(
           {
             handle: Type.String({ minLength: 1, maxLength: 200, pattern: HANDLE_PATTERN, description: 'The product handle, e.g. from search_catalog.' }),
@@ -65,34 +73,26 @@ export function registerCatalogTools(server: McpServer, deps: CatalogToolDeps, c
           { additionalProperties: false },
         ),
       ),
-      outputSchema: output('ProductDetail'),
+      output: schemas.output(Type.Ref('ProductDetail')),
       annotations: READ_ONLY,
-    },
-    async (args) =>
-      runTool(context, renderCatalogError, () =>
-        counted(() => ({ ...catalog.getProduct(args.handle, args), request_id: context.request.id })),
-      ),
-  );
+      run: (args, { request }) => ({ ...inToolTerms(() => catalog.getProduct(args.handle, args)), request_id: request.id }),
+    }),
 
-  server.registerTool(
-    'list_markets',
-    {
+    defineTool(catalogSurface, {
+      name: 'list_markets',
       title: 'List markets',
       description:
         'Lists the regions the catalog sells in: id, name, currency and the countries each serves, plus the default market and the locales. Use it to choose country/currency for search_catalog, get_product and sandbox carts (a cart in a currency uses that currency\'s region).',
-      inputSchema: toolSchema(Type.Object({}, { additionalProperties: false })),
-      outputSchema: toolSchema(MarketList),
+      input: schemas.input(Type.Object({}, { additionalProperties: false })),
+      output: schemas.output(MarketList),
       annotations: READ_ONLY,
-    },
-    async () =>
-      runTool(context, renderCatalogError, () =>
-        counted(() => ({
-          regions: catalog.snapshot.regions.map(({ id, name, currency, countries }) => ({ id, name, currency, countries })),
-          default_market: { locale: 'en', country: 'IT' },
-          locales: ['en', 'it'],
-        })),
-      ),
-  );
+      run: () => ({
+        regions: catalog.snapshot.regions.map(({ id, name, currency, countries }) => ({ id, name, currency, countries })),
+        default_market: { locale: 'en', country: 'IT' },
+        locales: ['en', 'it'],
+      }),
+    }),
+  ];
 }
 
 const MarketList = Type.Object(

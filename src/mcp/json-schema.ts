@@ -1,4 +1,7 @@
-import { fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/server';
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import type { Static, TSchema } from 'typebox';
 
 /**
@@ -24,7 +27,143 @@ function resolve(node: unknown, shared: Record<string, unknown>, trail: string[]
   return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, resolve(value, shared, trail)]));
 }
 
-/** A TypeBox schema as an MCP tool schema, keeping its static type for the handler's arguments. */
-export function toolSchema<T extends TSchema>(schema: T) {
-  return fromJsonSchema<Static<T>>(schema as unknown as JsonSchemaType);
+/** A tool's arguments as its handler may use them, or the sentence telling the agent what to fix. */
+export type ArgumentCheck<T> = { ok: true; args: T } | { ok: false; message: string };
+
+/** A tool's input schema, compiled once: what `tools/list` shows and the check of the arguments. */
+export interface ToolInput<T> {
+  /** For `registerTool`: advertises the schema; arguments are checked by `check` in the tool itself. */
+  schema: StandardSchemaWithJSON<T, T>;
+  check(args: unknown): ArgumentCheck<T>;
+}
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * Builds the tool schemas of one app, once, when the MCP plugin registers. The SDK's
+ * own validator compiles a schema each time it is handed a new object and keeps every
+ * compiled function for the life of its Ajv instance, so tool schemas must not be
+ * built per request: here each schema is compiled exactly once, and every
+ * request's server reuses the same objects.
+ */
+export class ToolSchemaCompiler {
+  // allErrors: an agent fixes every wrong argument in one retry; verbose: an error
+  // carries the schema it broke, which the message describes.
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, validateSchema: false });
+
+  constructor(private readonly sharedSchemas: Record<string, unknown>) {
+    addFormats.default(this.ajv);
+  }
+
+  /** A schema that may refer to the shared REST schemas, made standalone. */
+  standalone<T extends TSchema>(schema: T): T {
+    return inlineRefs(schema, this.sharedSchemas);
+  }
+
+  /**
+   * The SDK would answer a bad argument with its own prose ("Input validation error: ...
+   * must be equal to constant"); the tool checks instead, so the failure is a tool error
+   * in the surface's envelope that names the field and the values it accepts.
+   */
+  input<T extends TSchema>(schema: T): ToolInput<Static<T>> {
+    const json = this.standalone(schema) as unknown as JsonSchema;
+    const validate = this.ajv.compile(json);
+    return {
+      schema: standardSchema(json, (value) => ({ value: value as Static<T> })),
+      check: (args) => (validate(args ?? {}) ? { ok: true, args: args as Static<T> } : { ok: false, message: describeErrors(validate) }),
+    };
+  }
+
+  /** An output schema, compiled once; the SDK checks each successful result against it. */
+  output<T extends TSchema>(schema: T): StandardSchemaWithJSON<Static<T>, Static<T>> {
+    const json = this.standalone(schema) as unknown as JsonSchema;
+    const validate = this.ajv.compile(json);
+    return standardSchema<Static<T>>(json, (value) =>
+      validate(value) ? { value: value as Static<T> } : { issues: [{ message: this.ajv.errorsText(validate.errors) }] },
+    );
+  }
+}
+
+function standardSchema<T>(
+  json: JsonSchema,
+  validate: StandardSchemaWithJSON<T, T>['~standard']['validate'],
+): StandardSchemaWithJSON<T, T> {
+  return { '~standard': { version: 1, vendor: 'vetrina', validate, jsonSchema: { input: () => json, output: () => json } } };
+}
+
+/** One sentence per wrong field, e.g. "quantity must be an integer from 1 to 99". */
+function describeErrors(validate: ValidateFunction): string {
+  const sentences = new Map<string, string>();
+  for (const error of validate.errors ?? []) {
+    const [field, sentence] = describeError(error);
+    if (!sentences.has(field)) sentences.set(field, sentence);
+  }
+  return `Invalid arguments: ${[...sentences.values()].join('; ')}.`;
+}
+
+function describeError(error: ErrorObject): [field: string, sentence: string] {
+  const at = fieldName(error.instancePath);
+  const parent = error.parentSchema as JsonSchema;
+  const properties = (parent.properties ?? {}) as Record<string, JsonSchema>;
+  if (error.keyword === 'required') {
+    const missing = join(at, (error.params as { missingProperty: string }).missingProperty);
+    return [missing, `${missing} is required and must be ${describe(properties[missing.split('.').pop()!] ?? {})}`];
+  }
+  if (error.keyword === 'additionalProperties') {
+    const extra = join(at, (error.params as { additionalProperty: string }).additionalProperty);
+    const allowed = Object.keys(properties);
+    return [extra, `${extra} is not accepted${allowed.length > 0 ? ` (accepted: ${allowed.join(', ')})` : ' (this tool takes no arguments)'}`];
+  }
+  const field = at === '' ? 'the arguments' : at;
+  return [field, `${field} must be ${describe(parent)}`];
+}
+
+function fieldName(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : join(path, part)), '');
+}
+
+const join = (path: string, name: string) => (path === '' ? name : `${path}.${name}`);
+
+/** What a schema accepts, in words an agent can act on. */
+function describe(schema: JsonSchema): string {
+  if ('const' in schema) return String(schema.const);
+  if (Array.isArray(schema.enum)) return `one of ${schema.enum.join(', ')}`;
+  const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (alternatives) return alternatives.map(describe).join(' or ');
+  switch (schema.type) {
+    case 'integer':
+    case 'number':
+      return `${schema.type === 'integer' ? 'an integer' : 'a number'}${range(schema.minimum, schema.maximum, '')}`;
+    case 'string': {
+      const length = range(schema.minLength, schema.maxLength, ' characters');
+      const pattern = typeof schema.pattern === 'string' ? ` matching ${schema.pattern}` : '';
+      const format = typeof schema.format === 'string' ? ` in ${schema.format} format` : '';
+      return `a string${length}${pattern}${format}`;
+    }
+    case 'array': {
+      const distinct = schema.uniqueItems ? ' distinct' : '';
+      const items = schema.items ? `, each ${describe(schema.items as JsonSchema)}` : '';
+      const count = typeof schema.maxItems === 'number' ? ` at most ${schema.maxItems}` : '';
+      return `a list of${count}${distinct} items${items}`;
+    }
+    case 'object': {
+      const required = (schema.required as string[] | undefined) ?? [];
+      return required.length > 0 ? `an object with ${required.join(', ')}` : 'an object';
+    }
+    case 'boolean':
+      return 'true or false';
+    default:
+      return 'a valid value';
+  }
+}
+
+function range(min: unknown, max: unknown, unit: string): string {
+  if (typeof min === 'number' && typeof max === 'number') return min === max ? ` of exactly ${min}${unit}` : ` from ${min} to ${max}${unit}`;
+  if (typeof min === 'number') return ` of at least ${min}${unit}`;
+  if (typeof max === 'number') return ` of at most ${max}${unit}`;
+  return '';
 }

@@ -1,12 +1,17 @@
 import {
   createMcpHandler,
   hostHeaderValidationResponse,
+  isLegacyRequest,
   McpServer,
   originValidationResponse,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
 } from '@modelcontextprotocol/server';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { ToolContext } from './tool-result.js';
+import { HttpProblem } from '../http/problem.js';
+import type { RateLimitCheck } from '../http/rate-limit.js';
+import { bindTools, type ToolContext, type ToolDefinition } from './tool.js';
 
 export interface McpEndpointOptions {
   path: string;
@@ -16,51 +21,74 @@ export interface McpEndpointOptions {
   summary: string;
   description: string;
   allowedHosts: string[];
-  /** Registers this endpoint's tools on a fresh server for one HTTP exchange. */
-  registerTools: (server: McpServer, context: ToolContext) => void;
+  /** Built once per process; every request's server binds them to that request. */
+  tools: readonly ToolDefinition[];
 }
 
 /** Carries the Fastify exchange through the SDK's handler to the per-request server factory. */
-interface ExchangeAuthInfo {
-  token: string;
-  clientId: string;
-  scopes: string[];
+interface ExchangeAuthInfo extends AuthInfo {
   extra: { context: ToolContext };
 }
 
+/** The methods the stateless endpoint answers; everything else, GET and DELETE included, is 405. */
+const ALLOW = 'POST';
+const OTHER_METHODS = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/** A Host header as RFC 9110 allows it: a name or IP literal and an optional port, no credentials. */
+const HOST_SHAPE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
+
 /**
- * A stateless Streamable HTTP MCP endpoint: every request gets a fresh server from
- * the factory (the SDK's createMcpHandler), so any instance can answer any request.
- * The handler speaks the current revision and serves 2025-era clients statelessly;
- * GET and DELETE (session operations) are answered 405 by it. Host and Origin are
- * checked against an allow-list first, against DNS rebinding.
+ * Registers the MCP endpoints of `register` in a context of their own, so that their
+ * failures (a malformed JSON body, a rate limit, a bad Host) answer as JSON-RPC errors
+ * rather than in the catalog's envelope. Every request to them, whatever its method or
+ * body, counts against `rateLimit` before anything else is done with it.
+ */
+export async function mcpEndpoints(
+  app: FastifyInstance,
+  rateLimit: RateLimitCheck,
+  register: (scope: FastifyInstance) => void,
+): Promise<void> {
+  await app.register(async (scope) => {
+    scope.setErrorHandler(async (error: FastifyError | HttpProblem, request, reply) => sendJsonRpcError(request, reply, error));
+    scope.addHook('onRequest', rateLimit);
+    register(scope);
+  });
+}
+
+/**
+ * A stateless Streamable HTTP MCP endpoint: every request gets a fresh server from the
+ * SDK's createMcpHandler, so any instance can answer any request. The server is cheap:
+ * the tools, their schemas and compiled validators are built once, and a request only
+ * binds them to its own context. Host and Origin are checked against an allow-list
+ * first, against DNS rebinding.
  */
 export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOptions): void {
-  const handler = createMcpHandler(
-    (ctx) => {
-      const server = new McpServer(
-        { name: options.name, version: options.version },
-        { instructions: options.instructions, capabilities: { tools: {} } },
-      );
-      const { context } = (ctx.authInfo as ExchangeAuthInfo | undefined)!.extra;
-      options.registerTools(server, context);
-      return server;
-    },
-    {
-      onerror: (error) => app.log.warn({ err: error }, 'MCP request rejected'),
-    },
-  );
-  app.addHook('onClose', async () => handler.close());
-
-  const serve = async (request: FastifyRequest, reply: ToolContext['reply']) => {
-    const webRequest = toWebRequest(request);
-    const rejected =
-      hostHeaderValidationResponse(webRequest, options.allowedHosts) ??
-      originValidationResponse(webRequest, options.allowedHosts);
-    if (rejected) return rejected;
-    const authInfo: ExchangeAuthInfo = { token: '', clientId: 'mcp', scopes: [], extra: { context: { request, reply } } };
-    return handler.fetch(webRequest, { parsedBody: request.body, authInfo });
+  const serverFor = (context: ToolContext) => {
+    const server = new McpServer(
+      { name: options.name, version: options.version },
+      { instructions: options.instructions, capabilities: { tools: {} } },
+    );
+    bindTools(server, options.tools, context);
+    return server;
   };
+  const handler = createMcpHandler((ctx) => serverFor((ctx.authInfo as ExchangeAuthInfo).extra.context), {
+    legacy: 'reject',
+    onerror: (error) => app.log.warn({ err: error }, 'MCP request rejected'),
+  });
+  // 2025-era requests are served here rather than by the handler's own stateless
+  // fallback, which always answers over an SSE stream: a plain JSON answer costs a
+  // fraction of that, and Streamable HTTP lets the server choose either.
+  const serveLegacy = async (webRequest: Request, request: FastifyRequest, reply: FastifyReply) => {
+    const server = serverFor({ request, reply });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(webRequest, { parsedBody: request.body });
+    } finally {
+      void server.close();
+    }
+  };
+  app.addHook('onClose', async () => handler.close());
 
   app.post(
     options.path,
@@ -73,20 +101,85 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
         body: Type.Unknown({ description: 'A JSON-RPC 2.0 message (MCP Streamable HTTP).' }),
       },
     },
-    serve,
+    async (request, reply) => {
+      // Checked before any URL is built from it: new URL() throws on such hosts.
+      const host = request.headers.host;
+      if (!isWellFormedHost(host)) {
+        throw new HttpProblem(400, 'invalid_host_header', 'The Host header must be a host name or IP address with an optional port (1 to 65535).');
+      }
+      const webRequest = toWebRequest(request, host);
+      const rejected =
+        hostHeaderValidationResponse(webRequest, options.allowedHosts) ??
+        originValidationResponse(webRequest, options.allowedHosts);
+      if (rejected) return rejected;
+      const authInfo: ExchangeAuthInfo = { token: '', clientId: 'mcp', scopes: [], extra: { context: { request, reply } } };
+      if (await isLegacyRequest(webRequest, request.body)) return serveLegacy(webRequest, request, reply);
+      return handler.fetch(webRequest, { parsedBody: request.body, authInfo });
+    },
   );
-  for (const method of ['GET', 'DELETE'] as const) {
-    app.route({ method, url: options.path, schema: { hide: true }, handler: serve });
-  }
+
+  // Fastify would add HEAD for a GET route; these are all one 405, with the Allow header.
+  app.route({
+    method: [...OTHER_METHODS],
+    url: options.path,
+    exposeHeadRoute: false,
+    schema: { hide: true },
+    handler: async (request) => {
+      throw new HttpProblem(405, 'method_not_allowed', `${request.method} is not supported: this stateless MCP endpoint takes POST only.`, {
+        headers: { allow: ALLOW },
+      });
+    },
+  });
 }
 
-function toWebRequest(request: FastifyRequest): Request {
+function isWellFormedHost(host: string | undefined): host is string {
+  const match = host === undefined ? null : HOST_SHAPE.exec(host);
+  const port = match?.[1] === undefined ? undefined : Number(match[1]);
+  return match !== null && (port === undefined || (port >= 1 && port <= 65_535));
+}
+
+function toWebRequest(request: FastifyRequest, host: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined || name === 'content-length') continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
-  const url = new URL(request.url, `http://${request.headers.host ?? 'localhost'}`);
-  const hasBody = request.method === 'POST' && request.body !== undefined;
-  return new Request(url, { method: request.method, headers, body: hasBody ? JSON.stringify(request.body) : null });
+  // The SDK is handed Fastify's parsed body, so the request carries no body of its own.
+  return new Request(new URL(request.url, `http://${host}`), { method: request.method, headers });
+}
+
+/** JSON-RPC error codes: the request was not JSON, was not a valid request, or failed on our side. */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+const INTERNAL_ERROR = -32603;
+/** Implementation-defined server errors (-32000 to -32099): refused by a limit or a policy. */
+const SERVER_REFUSED = -32000;
+
+const UNPARSABLE_BODY = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY']);
+
+function sendJsonRpcError(request: FastifyRequest, reply: FastifyReply, error: FastifyError | HttpProblem): FastifyReply {
+  const status = error.statusCode ?? 500;
+  if (status >= 500) request.log.error({ err: error }, 'MCP request failed');
+  const code = UNPARSABLE_BODY.has((error as FastifyError).code)
+    ? PARSE_ERROR
+    : status >= 500
+      ? INTERNAL_ERROR
+      : error instanceof HttpProblem
+        ? SERVER_REFUSED
+        : INVALID_REQUEST;
+  const message = status >= 500 ? 'Internal error.' : code === PARSE_ERROR ? `Parse error: ${error.message}` : error.message;
+  const details = error instanceof HttpProblem ? error.details : {};
+  if (details.retryAfter !== undefined) reply.header('retry-after', details.retryAfter);
+  if (details.headers) reply.headers(details.headers);
+  const data = error instanceof HttpProblem ? { code: error.code, ...(details.retryAfter !== undefined && { retry_after: details.retryAfter }) } : undefined;
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send({ jsonrpc: '2.0', id: requestId(request.body), error: { code, message, ...(data && { data }) } });
+}
+
+/** The id of the JSON-RPC request being refused, or null when there is none to answer. */
+function requestId(body: unknown): string | number | null {
+  const id = (body as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }

@@ -2,51 +2,54 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { CONTRACT_VERSION } from '../http/openapi.js';
-import { registerCatalogTools, type CatalogToolDeps } from './catalog-tools.js';
-import { registerMcpEndpoint } from './mcp-endpoint.js';
-import { registerSandboxTools, type SandboxToolDeps } from './sandbox-tools.js';
+import { catalogTools } from './catalog-tools.js';
+import { ToolSchemaCompiler } from './json-schema.js';
+import { mcpEndpoints, registerMcpEndpoint } from './mcp-endpoint.js';
+import { KEY_TRADE_OFF, sandboxTools } from './sandbox-tools.js';
 
 const CATALOG_INSTRUCTIONS = `Vetrina product discovery (read-only). Use search_catalog to find products by text (or browse newest first), get_product for one product by handle, list_markets for the regions, currencies and countries. Prices are major-unit amounts in the market's currency; availability tells whether a variant is purchasable. Stock quantities are never shown. To rehearse a purchase, use the sandbox MCP server at /mcp/sandbox.`;
 
 const SANDBOX_INSTRUCTIONS = `Vetrina sandbox: rehearse a purchase end to end. Everything here is simulated: no order, payment, customer or stock reservation is ever created, and checkout returns checkout_url null.
-Flow: 1) create_sandbox_key (free, 24 h; or POST /sandbox/v1/keys) and configure this MCP client to send "Authorization: Bearer <access_token>" on its requests to this server; 2) search_catalog / get_product to find a purchasable variant (availability.purchasable true and a price in your market); 3) create_cart (currency EUR, GBP, USD or CHF); 4) add_to_cart (and remove_from_cart); 5) set_shipping_address; 6) list_shipping_options and select_shipping_option (sandbox_standard); 7) checkout (needs the checkout:create scope).
-Failures are tool errors whose JSON carries the same error strings as the REST API (sandbox_unauthorized, sandbox_insufficient_scope with the scope, sandbox_not_found, sandbox_variant_not_purchasable, sandbox_cart_incomplete, sandbox_idempotency_mismatch, sandbox_rate_limited). Pass idempotency_key to make create_cart, add_to_cart and checkout safe to retry. The catalog tools work with the shared public key or no key.`;
+Flow: 1) create_sandbox_key (free, 24 h; or POST /sandbox/v1/keys) and configure this MCP client to send "Authorization: Bearer <access_token>" on its requests to this server, or, if it cannot set headers, pass the access_token as the sandbox_key argument of every cart tool (${KEY_TRADE_OFF}); 2) search_catalog / get_product to find a purchasable variant (availability.purchasable true and a price in your market); 3) create_cart (currency EUR, GBP, USD or CHF); 4) add_to_cart (and remove_from_cart); 5) set_shipping_address; 6) list_shipping_options and select_shipping_option (sandbox_standard); 7) checkout (needs the checkout:create scope).
+Failures are tool errors whose JSON carries the same error strings as the REST API (sandbox_invalid_request naming the argument and the values it accepts, sandbox_unauthorized, sandbox_insufficient_scope with the scope, sandbox_not_found, sandbox_variant_not_purchasable, sandbox_cart_incomplete, sandbox_idempotency_mismatch, sandbox_rate_limited). Pass idempotency_key to make create_cart, add_to_cart and checkout safe to retry. The catalog tools work with the shared public key or no key.`;
 
-/** The two MCP servers of contract 1.6: `/mcp` (discovery) and `/mcp/sandbox` (discovery plus simulated cart). */
+/** The two MCP servers of the contract: `/mcp` (discovery) and `/mcp/sandbox` (discovery plus simulated cart). */
 export const mcpPlugin = fp<{ config: Config }>(
   async (app: FastifyInstance, { config }) => {
-    const catalogDeps: CatalogToolDeps = {
-      catalog: app.catalog,
-      rateLimit: app.catalogRateLimit,
-      sharedSchemas: app.getSchemas(),
-    };
+    // Tool definitions, schemas and compiled validators: once per process, here.
+    const schemas = new ToolSchemaCompiler(app.getSchemas());
+    const discovery = catalogTools(app.catalog, schemas);
+    const sandbox = [
+      ...discovery,
+      ...sandboxTools({ sandbox: app.sandbox, enabled: config.sandbox.enabled, keyRateLimit: config.sandbox.keyRateLimit }, schemas),
+    ];
     const common = { version: CONTRACT_VERSION, allowedHosts: config.mcpAllowedHosts };
+    const transport = `Streamable HTTP MCP endpoint (JSON-RPC 2.0), stateless: POST only (any other method is 405 with Allow: POST). Every request (initialize, tools/list, tools/call, ping, notifications) counts against the catalog rate limit (${limitText(config.catalogRateLimit, 'requests per client IP per minute')}), one window per client IP shared with GET /public/v1/products and both MCP servers; past it the answer is HTTP 429 with RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and Retry-After and a JSON-RPC error. A body that is not JSON is HTTP 400 with the JSON-RPC parse error (-32700). Host and Origin must be allowed hosts (MCP_ALLOWED_HOSTS): a malformed Host is 400, another host 403.`;
 
-    registerMcpEndpoint(app, {
-      ...common,
-      path: '/mcp',
-      name: 'vetrina-catalog',
-      instructions: CATALOG_INSTRUCTIONS,
-      summary: 'MCP server: read-only product discovery',
-      description:
-        'Streamable HTTP MCP endpoint (JSON-RPC 2.0), stateless: speaks protocol revision 2026-07-28 and serves 2025-11-25, 2025-06-18 and 2025-03-26 clients. Tools: search_catalog (query, market, limit, cursor), get_product (handle, market), list_markets. No credentials; tool calls share the catalog rate limit of the REST routes (120 per client IP per minute). GET and DELETE answer 405. Host and Origin must be allowed hosts (MCP_ALLOWED_HOSTS).',
-      registerTools: (server, context) => registerCatalogTools(server, catalogDeps, context),
-    });
-
-    const sandboxDeps: SandboxToolDeps = { sandbox: app.sandbox, enabled: config.sandbox.enabled, sharedSchemas: app.getSchemas() };
-    registerMcpEndpoint(app, {
-      ...common,
-      path: '/mcp/sandbox',
-      name: 'vetrina-sandbox',
-      instructions: SANDBOX_INSTRUCTIONS,
-      summary: 'MCP server: simulated cart and checkout',
-      description:
-        'Streamable HTTP MCP endpoint (JSON-RPC 2.0), stateless, same revisions as /mcp. Tools: search_catalog, get_product, list_markets (with the shared public key or no key), create_sandbox_key, create_cart, get_cart, add_to_cart, remove_from_cart, set_shipping_address, list_shipping_options, select_shipping_option, checkout. The sandbox key travels in the HTTP Authorization header (Bearer) of each MCP request; a cart tool without a sufficient key returns a tool error naming the scope it needs. Cart tools share the REST cart limit (300 calls per key per minute) and the REST idempotency store. Nothing real is ever created.',
-      registerTools: (server, context) => {
-        registerCatalogTools(server, catalogDeps, context);
-        registerSandboxTools(server, sandboxDeps, context);
-      },
+    await mcpEndpoints(app, app.catalogRateLimit, (scope) => {
+      registerMcpEndpoint(scope, {
+        ...common,
+        path: '/mcp',
+        name: 'vetrina-catalog',
+        instructions: CATALOG_INSTRUCTIONS,
+        summary: 'MCP server: read-only product discovery',
+        description: `${transport} Speaks protocol revision 2026-07-28 and serves 2025-11-25, 2025-06-18 and 2025-03-26 clients. Tools: search_catalog (query, market, limit, cursor), get_product (handle, market), list_markets. No credentials.`,
+        tools: discovery,
+      });
+      registerMcpEndpoint(scope, {
+        ...common,
+        path: '/mcp/sandbox',
+        name: 'vetrina-sandbox',
+        instructions: SANDBOX_INSTRUCTIONS,
+        summary: 'MCP server: simulated cart and checkout',
+        description: `${transport} Same revisions as /mcp. Tools: search_catalog, get_product, list_markets (with the shared public key or no key), create_sandbox_key, create_cart, get_cart, add_to_cart, remove_from_cart, set_shipping_address, list_shipping_options, select_shipping_option, checkout. The sandbox key travels in the HTTP Authorization header (Bearer) of each MCP request or, for clients that cannot set headers, in the sandbox_key argument of each cart tool (the header wins when both are present; a key in an argument ends up in the agent's transcript). A cart tool without a sufficient key returns a tool error naming the scope it needs. Cart tools also count against the REST cart limit (${limitText(config.sandbox.cartRateLimit, 'calls per key per minute')}) and share the REST idempotency store. Nothing real is ever created.`,
+        tools: sandbox,
+      });
     });
   },
   { name: 'mcp', dependencies: ['catalog', 'sandbox'] },
 );
+
+function limitText(max: number, unit: string): string {
+  return max > 0 ? `${max} ${unit}` : 'switched off on this deployment';
+}

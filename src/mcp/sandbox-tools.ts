@@ -1,41 +1,59 @@
-import type { McpServer } from '@modelcontextprotocol/server';
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TObject, type TProperties } from 'typebox';
 import { sandboxErrorBody, sandboxUnavailable } from '../http/error-handler.js';
 import { HttpProblem } from '../http/problem.js';
 import { admitCartCall } from '../sandbox/admission.js';
 import type { SandboxPrincipal } from '../sandbox/auth.js';
-import { sandboxDisabled } from '../sandbox/errors.js';
+import { missingKey, sandboxDisabled } from '../sandbox/errors.js';
 import { recordCall } from '../sandbox/recorded-call.js';
-import { isStoreUnavailable } from '../store/store-unavailable.js';
 import type { SandboxServices } from '../sandbox/sandbox-plugin.js';
 import { SandboxAddress, SandboxKeyRequest, SandboxKeyResponse, SandboxShippingOptions } from '../sandbox/schemas.js';
 import { CART_SCOPE, CHECKOUT_SCOPE, type Scope } from '../sandbox/scopes.js';
-import { inlineRefs, toolSchema } from './json-schema.js';
-import { runTool, type ErrorRenderer, type ToolContext } from './tool-result.js';
+import { TOKEN_SHAPE } from '../sandbox/tokens.js';
+import { isStoreUnavailable } from '../store/store-unavailable.js';
+import type { ToolSchemaCompiler } from './json-schema.js';
+import { defineTool, type ToolContext, type ToolDefinition, type ToolSurface } from './tool.js';
 
 export interface SandboxToolDeps {
   sandbox: SandboxServices;
   /** When the sandbox is switched off, its tools answer sandbox_disabled like its routes. */
   enabled: boolean;
-  sharedSchemas: Record<string, unknown>;
+  /** Keys per client IP per hour; 0 is no limit. */
+  keyRateLimit: number;
 }
 
-const renderSandboxError: ErrorRenderer = (problem) => sandboxErrorBody(problem);
+const sandboxSurface: ToolSurface = {
+  render: (problem) => sandboxErrorBody(problem),
+  invalidArgumentCode: 'sandbox_invalid_request',
+  internalErrorCode: 'sandbox_internal_error',
+};
 
 const SIMULATED = 'Simulated: nothing real (order, payment, customer, stock reservation) is ever created.';
-const KEY_NOTE =
-  'Needs a sandbox key with the scope named below in the HTTP Authorization header of the MCP request ("Bearer sbx_test_..."); without it the tool error is sandbox_unauthorized or sandbox_insufficient_scope, naming the scope. Carts are visible only to the key that created them (another key gets sandbox_not_found).';
+
+/** How an agent hands its key to a cart tool, and what passing it as an argument costs. */
+export const KEY_TRADE_OFF =
+  'A key passed as sandbox_key becomes part of the conversation (the agent\'s transcript and context, and whatever logs the client keeps); send the Authorization header instead where the client can. The header wins when both are present. Sandbox keys expire after 24 hours and reach only simulated carts.';
+
+const KEY_NOTE = `Needs a sandbox key with that scope: in the HTTP Authorization header of the MCP request ("Bearer sbx_test_...") or, for a client that cannot set headers, as the sandbox_key argument. Without it the tool error is sandbox_unauthorized or sandbox_insufficient_scope, naming the scope. Carts are visible only to the key that created them (another key gets sandbox_not_found).`;
+
+const NO_KEY_SENT =
+  'This tool needs a sandbox key: pass sandbox_key (the access_token from create_sandbox_key) or send Authorization: Bearer <access_token> on the MCP request.';
+
+const IDEMPOTENCY_KEY_REUSED =
+  'This idempotency_key was already used with different arguments; pass a new idempotency_key for a new call.';
+
+const WRITES = { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false };
 
 /**
  * The sandbox cart tools of `/mcp/sandbox`. Each authenticates the request's bearer key
- * and calls the same services as the REST routes, with the same rate limit per key and
- * the same idempotency store; failures carry the REST `SandboxError` bodies.
+ * (or its sandbox_key argument) and calls the same services as the REST routes, with the
+ * same rate limit per key and the same idempotency store; failures carry the REST
+ * `SandboxError` bodies.
  */
-export function registerSandboxTools(server: McpServer, deps: SandboxToolDeps, context: ToolContext): void {
-  const { sandbox, sharedSchemas } = deps;
-  const standalone = <T extends TSchema>(schema: T) => inlineRefs(schema, sharedSchemas);
-  const cartOutput = toolSchema(standalone(Type.Ref('SandboxCart')));
+export function sandboxTools(deps: SandboxToolDeps, schemas: ToolSchemaCompiler): ToolDefinition[] {
+  const { sandbox } = deps;
+  const cartOutput = schemas.output(Type.Ref('SandboxCart'));
   const cartId = Type.String({ minLength: 1, maxLength: 64, description: 'The cart id from create_cart (`sandbox_cart_...`).' });
+  const variantId = Type.String({ minLength: 1, maxLength: 128, description: 'A variant id from the catalog (`variants[].id`).' });
   const idempotencyKey = Type.Optional(
     Type.String({
       minLength: 1,
@@ -44,18 +62,29 @@ export function registerSandboxTools(server: McpServer, deps: SandboxToolDeps, c
         'Optional: makes a retry safe. The first result is stored for 24 h and returned again for the same key and arguments; other arguments under the same key are sandbox_idempotency_mismatch.',
     }),
   );
-  const run = (work: () => Promise<object>) =>
-    runTool(context, renderSandboxError, async () => {
-      if (!deps.enabled) throw sandboxDisabled();
-      try {
-        return await work();
-      } catch (error) {
-        throw isStoreUnavailable(error) ? sandboxUnavailable() : error;
-      }
-    });
+  const sandboxKey = Type.Optional(
+    Type.String({
+      pattern: TOKEN_SHAPE.source,
+      description: `The access_token of create_sandbox_key, for clients that cannot send the Authorization header. ${KEY_TRADE_OFF}`,
+    }),
+  );
 
-  const principalFor = (scope: Scope): Promise<SandboxPrincipal> =>
-    admitCartCall(sandbox, context.request, context.reply, scope);
+  const guarded = async (work: () => Promise<object>) => {
+    if (!deps.enabled) throw sandboxDisabled();
+    try {
+      return await work();
+    } catch (error) {
+      throw isStoreUnavailable(error) ? sandboxUnavailable() : error;
+    }
+  };
+
+  /** The header wins; a blank header counts as none, so sandbox_key can stand in for it. */
+  const admit = (context: ToolContext, scope: Scope, key: string | undefined): Promise<SandboxPrincipal> => {
+    const header = context.request.headers.authorization;
+    const authorization = header?.trim() ? header : key === undefined ? undefined : `Bearer ${key}`;
+    if (authorization === undefined) throw missingKey(scope, NO_KEY_SENT);
+    return admitCartCall(sandbox, context.request, context.reply, { scope, authorization });
+  };
 
   /**
    * Runs through the idempotency store when the agent sent a key, like the REST POSTs:
@@ -63,14 +92,18 @@ export function registerSandboxTools(server: McpServer, deps: SandboxToolDeps, c
    */
   const idempotent = async (
     principal: SandboxPrincipal,
-    tool: string,
+    operation: string,
     key: string | undefined,
     args: unknown,
     work: () => Promise<object>,
   ): Promise<object> => {
     if (key === undefined) return work();
-    const scope = { keyId: principal.keyId, idempotencyKey: key, method: 'MCP', path: `tools/${tool}` };
-    const outcome = await sandbox.runIdempotently(scope, args, () => recordCall(200, work));
+    const scope = { keyId: principal.keyId, idempotencyKey: key, method: 'MCP', path: `tools/${operation}` };
+    const outcome = await sandbox.runIdempotently(scope, args, () => recordCall(200, work)).catch((error: unknown) => {
+      // The store's message names the REST header; an agent sent an argument.
+      if (!(error instanceof HttpProblem) || error.code !== 'sandbox_idempotency_mismatch') throw error;
+      throw new HttpProblem(error.statusCode, error.code, IDEMPOTENCY_KEY_REUSED);
+    });
     const body = JSON.parse(outcome.body) as { error: string; message: string; scope?: string };
     if (outcome.statusCode >= 400) {
       throw new HttpProblem(outcome.statusCode, body.error, body.message, body.scope ? { scope: body.scope } : {});
@@ -78,156 +111,135 @@ export function registerSandboxTools(server: McpServer, deps: SandboxToolDeps, c
     return body;
   };
 
-  server.registerTool(
-    'create_sandbox_key',
-    {
+  /** A cart tool: its arguments plus sandbox_key; it runs once the key is admitted with `scope`. */
+  const cartTool = <P extends TProperties>(spec: {
+    name: string;
+    title: string;
+    description: string;
+    scope: Scope;
+    args: P;
+    output?: ReturnType<ToolSchemaCompiler['output']>;
+    annotations: typeof WRITES;
+    run(args: Static<TObject<P>>, principal: SandboxPrincipal): Promise<object>;
+  }) =>
+    defineTool(sandboxSurface, {
+      name: spec.name,
+      title: spec.title,
+      description: `${spec.description} Scope: ${spec.scope}. ${KEY_NOTE}`,
+      input: schemas.input(Type.Object({ ...spec.args, sandbox_key: sandboxKey }, { additionalProperties: false })),
+      output: spec.output ?? cartOutput,
+      annotations: spec.annotations,
+      run: (args, context) => {
+        const { sandbox_key, ...own } = args as Static<TObject<P>> & { sandbox_key?: string };
+        return guarded(async () => spec.run(own as Static<TObject<P>>, await admit(context, spec.scope, sandbox_key)));
+      },
+    });
+
+  return [
+    defineTool(sandboxSurface, {
+      name: 'create_sandbox_key',
       title: 'Create a sandbox key',
-      description: `Issues a free sandbox key valid for 24 hours (no credentials needed; 20 per client IP per hour). Scopes: catalog:read, cart:write, checkout:create; omit scopes to get all three. The token is shown once. Next: the MCP client must send it as "Authorization: Bearer <access_token>" on requests to this server (reconnect with that header), then call create_cart. ${SIMULATED}`,
-      inputSchema: toolSchema(standalone(SandboxKeyRequest)),
-      outputSchema: toolSchema(standalone(SandboxKeyResponse)),
-      annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
-    },
-    async (args) =>
-      run(async () => {
-        await sandbox.rateLimits.keys(context.request, context.reply);
-        return sandbox.issueKey(args.scopes);
-      }),
-  );
+      description: `Issues a free sandbox key valid for 24 hours (no credentials needed${deps.keyRateLimit > 0 ? `; ${deps.keyRateLimit} per client IP per hour` : ''}). Scopes: catalog:read, cart:write, checkout:create; omit scopes to get all three. The token is shown once. Next: send it as "Authorization: Bearer <access_token>" on requests to this server (reconnect with that header) or, if this client cannot set headers, pass it as the sandbox_key argument of the cart tools; then call create_cart. ${KEY_TRADE_OFF} ${SIMULATED}`,
+      input: schemas.input(SandboxKeyRequest),
+      output: schemas.output(SandboxKeyResponse),
+      annotations: WRITES,
+      run: (args, { request, reply }) =>
+        guarded(async () => {
+          await sandbox.rateLimits.keys(request, reply);
+          return sandbox.issueKey(args.scopes);
+        }),
+    }),
 
-  server.registerTool(
-    'create_cart',
-    {
+    cartTool({
+      name: 'create_cart',
       title: 'Create a sandbox cart',
-      description: `Opens an empty simulated cart in a currency (default EUR; EUR, GBP, USD or CHF as the catalog sells them). The cart's market is that currency's region (IT for EUR until a shipping address in another EUR country is set). Scope: cart:write. ${KEY_NOTE} Next: add_to_cart with a purchasable variant id from search_catalog or get_product.`,
-      inputSchema: toolSchema(
-        Type.Object(
-          { currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217, default EUR.' })), idempotency_key: idempotencyKey },
-          { additionalProperties: false },
-        ),
-      ),
-      outputSchema: cartOutput,
-      annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
-    },
-    async ({ idempotency_key, ...input }) =>
-      run(async () => {
-        const principal = await principalFor(CART_SCOPE);
-        return idempotent(principal, 'create_cart', idempotency_key, input, () => sandbox.carts.createCart(principal, input));
-      }),
-  );
+      description: `Opens an empty simulated cart in a currency (default EUR; EUR, GBP, USD or CHF as the catalog sells them). The cart's market is that currency's region (IT for EUR until a shipping address in another EUR country is set). Next: add_to_cart with a purchasable variant id from search_catalog or get_product.`,
+      scope: CART_SCOPE,
+      args: {
+        currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217, default EUR.' })),
+        idempotency_key: idempotencyKey,
+      },
+      annotations: WRITES,
+      run: ({ idempotency_key, ...input }, principal) =>
+        idempotent(principal, 'create_cart', idempotency_key, input, () => sandbox.carts.createCart(principal, input)),
+    }),
 
-  server.registerTool(
-    'get_cart',
-    {
+    cartTool({
+      name: 'get_cart',
       title: 'Get a sandbox cart',
-      description: `Returns the cart with live unit prices from the catalog and totals (major units, computed exactly in minor units). Scope: cart:write. ${KEY_NOTE}`,
-      inputSchema: toolSchema(Type.Object({ cart_id: cartId }, { additionalProperties: false })),
-      outputSchema: cartOutput,
+      description: 'Returns the cart with live unit prices from the catalog and totals (major units, computed exactly in minor units).',
+      scope: CART_SCOPE,
+      args: { cart_id: cartId },
       annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
-    },
-    async ({ cart_id }) => run(async () => sandbox.carts.getCart(await principalFor(CART_SCOPE), cart_id)),
-  );
+      run: ({ cart_id }, principal) => sandbox.carts.getCart(principal, cart_id),
+    }),
 
-  server.registerTool(
-    'add_to_cart',
-    {
+    cartTool({
+      name: 'add_to_cart',
       title: 'Add a variant to a sandbox cart',
-      description: `Adds quantity (1 to 99) of a variant; adding a variant already in the cart adds to its quantity (at most 99 in all). Only purchasable variants with a price in the cart's market can be added, else sandbox_variant_not_purchasable (unknown, draft, weighted, out of stock or unpriced). Scope: cart:write. ${KEY_NOTE} Next: set_shipping_address.`,
-      inputSchema: toolSchema(
-        Type.Object(
-          {
-            cart_id: cartId,
-            variant_id: Type.String({ minLength: 1, maxLength: 128, description: 'A variant id from the catalog (`variants[].id`).' }),
-            quantity: Type.Integer({ minimum: 1, maximum: 99 }),
-            idempotency_key: idempotencyKey,
-          },
-          { additionalProperties: false },
-        ),
-      ),
-      outputSchema: cartOutput,
-      annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
-    },
-    async ({ cart_id, idempotency_key, ...item }) =>
-      run(async () => {
-        const principal = await principalFor(CART_SCOPE);
-        return idempotent(principal, `add_to_cart/${cart_id}`, idempotency_key, item, () =>
-          sandbox.carts.addItem(principal, cart_id, item),
-        );
-      }),
-  );
+      description: `Adds quantity (1 to 99) of a variant; adding a variant already in the cart adds to its quantity (at most 99 in all). Only purchasable variants with a price in the cart's market can be added, else sandbox_variant_not_purchasable (unknown, draft, weighted, out of stock or unpriced). Next: set_shipping_address.`,
+      scope: CART_SCOPE,
+      args: {
+        cart_id: cartId,
+        variant_id: variantId,
+        quantity: Type.Integer({ minimum: 1, maximum: 99 }),
+        idempotency_key: idempotencyKey,
+      },
+      annotations: WRITES,
+      run: ({ cart_id, idempotency_key, ...item }, principal) =>
+        idempotent(principal, `add_to_cart/${cart_id}`, idempotency_key, item, () => sandbox.carts.addItem(principal, cart_id, item)),
+    }),
 
-  server.registerTool(
-    'remove_from_cart',
-    {
+    cartTool({
+      name: 'remove_from_cart',
       title: 'Remove a variant from a sandbox cart',
-      description: `Removes a variant's line from the cart; removing a variant that is not in the cart changes nothing. Scope: cart:write. ${KEY_NOTE}`,
-      inputSchema: toolSchema(
-        Type.Object(
-          { cart_id: cartId, variant_id: Type.String({ minLength: 1, maxLength: 128 }) },
-          { additionalProperties: false },
-        ),
-      ),
-      outputSchema: cartOutput,
+      description: "Removes a variant's line from the cart; removing a variant that is not in the cart changes nothing.",
+      scope: CART_SCOPE,
+      args: { cart_id: cartId, variant_id: variantId },
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
-    },
-    async ({ cart_id, variant_id }) => run(async () => sandbox.carts.removeItem(await principalFor(CART_SCOPE), cart_id, variant_id)),
-  );
+      run: ({ cart_id, variant_id }, principal) => sandbox.carts.removeItem(principal, cart_id, variant_id),
+    }),
 
-  server.registerTool(
-    'set_shipping_address',
-    {
+    cartTool({
+      name: 'set_shipping_address',
       title: 'Set the shipping address',
-      description: `Sets the cart's (simulated) shipping address: name, line_one, city, country (two letters), postal_code required; line_two, state, phone_number optional. Scope: cart:write. ${KEY_NOTE} Next: list_shipping_options.`,
-      inputSchema: toolSchema(Type.Object({ cart_id: cartId, address: standalone(SandboxAddress) }, { additionalProperties: false })),
-      outputSchema: cartOutput,
+      description: `Sets the cart's (simulated) shipping address: name, line_one, city, country (two letters), postal_code required; line_two, state, phone_number optional. Next: list_shipping_options.`,
+      scope: CART_SCOPE,
+      args: { cart_id: cartId, address: schemas.standalone(SandboxAddress) },
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
-    },
-    async ({ cart_id, address }) =>
-      run(async () => sandbox.carts.setShippingAddress(await principalFor(CART_SCOPE), cart_id, address)),
-  );
+      run: ({ cart_id, address }, principal) => sandbox.carts.setShippingAddress(principal, cart_id, address),
+    }),
 
-  server.registerTool(
-    'list_shipping_options',
-    {
+    cartTool({
+      name: 'list_shipping_options',
       title: 'List shipping options',
-      description: `Lists the shipping options for the cart's currency: one, sandbox_standard ("Standard shipping (simulated)"), at a fixed amount. Scope: cart:write. ${KEY_NOTE} Next: select_shipping_option.`,
-      inputSchema: toolSchema(Type.Object({ cart_id: cartId }, { additionalProperties: false })),
-      outputSchema: toolSchema(standalone(SandboxShippingOptions)),
+      description: `Lists the shipping options for the cart's currency: one, sandbox_standard ("Standard shipping (simulated)"), at a fixed amount. Next: select_shipping_option.`,
+      scope: CART_SCOPE,
+      args: { cart_id: cartId },
+      output: schemas.output(SandboxShippingOptions),
       annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
-    },
-    async ({ cart_id }) => run(async () => sandbox.carts.listShippingOptions(await principalFor(CART_SCOPE), cart_id)),
-  );
+      run: ({ cart_id }, principal) => sandbox.carts.listShippingOptions(principal, cart_id),
+    }),
 
-  server.registerTool(
-    'select_shipping_option',
-    {
+    cartTool({
+      name: 'select_shipping_option',
       title: 'Select a shipping option',
-      description: `Selects the cart's shipping option (only sandbox_standard exists); its amount enters the totals. Scope: cart:write. ${KEY_NOTE} Next: checkout.`,
-      inputSchema: toolSchema(
-        Type.Object(
-          { cart_id: cartId, shipping_option_id: Type.Literal('sandbox_standard', { description: 'The only shipping option.' }) },
-          { additionalProperties: false },
-        ),
-      ),
-      outputSchema: cartOutput,
+      description: `Selects the cart's shipping option (only sandbox_standard exists); its amount enters the totals. Next: checkout.`,
+      scope: CART_SCOPE,
+      args: { cart_id: cartId, shipping_option_id: Type.Literal('sandbox_standard', { description: 'The only shipping option.' }) },
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
-    },
-    async ({ cart_id, shipping_option_id }) =>
-      run(async () => sandbox.carts.selectShippingOption(await principalFor(CART_SCOPE), cart_id, shipping_option_id)),
-  );
+      run: ({ cart_id, shipping_option_id }, principal) => sandbox.carts.selectShippingOption(principal, cart_id, shipping_option_id),
+    }),
 
-  server.registerTool(
-    'checkout',
-    {
+    cartTool({
+      name: 'checkout',
       title: 'Simulated checkout',
-      description: `Simulates checkout: a cart with at least one item, a shipping address and a shipping option returns status ready_for_checkout and checkout_url null; otherwise sandbox_cart_incomplete names what is missing. Scope: checkout:create. ${KEY_NOTE} ${SIMULATED} Real payment happens elsewhere in a future production flow.`,
-      inputSchema: toolSchema(Type.Object({ cart_id: cartId, idempotency_key: idempotencyKey }, { additionalProperties: false })),
-      outputSchema: cartOutput,
+      description: `Simulates checkout: a cart with at least one item, a shipping address and a shipping option returns status ready_for_checkout and checkout_url null; otherwise sandbox_cart_incomplete names what is missing. ${SIMULATED} Real payment happens elsewhere in a future production flow.`,
+      scope: CHECKOUT_SCOPE,
+      args: { cart_id: cartId, idempotency_key: idempotencyKey },
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
-    },
-    async ({ cart_id, idempotency_key }) =>
-      run(async () => {
-        const principal = await principalFor(CHECKOUT_SCOPE);
-        return idempotent(principal, `checkout/${cart_id}`, idempotency_key, {}, () => sandbox.carts.checkout(principal, cart_id));
-      }),
-  );
+      run: ({ cart_id, idempotency_key }, principal) =>
+        idempotent(principal, `checkout/${cart_id}`, idempotency_key, {}, () => sandbox.carts.checkout(principal, cart_id)),
+    }),
+  ];
 }

@@ -22,13 +22,15 @@ export const SANDBOX_ERROR_CODES = [
 
 const REALM = 'realm="vetrina-sandbox"';
 
-/** 401 for a request that sent no credentials: RFC 6750 gives it a bare challenge. */
-export function missingKey(scope?: Scope): HttpProblem {
-  return unauthorized(
-    'This route needs a sandbox key: send Authorization: Bearer <access_token> (POST /sandbox/v1/keys).',
-    [],
-    scope,
-  );
+/**
+ * 401 for a request that sent no credentials: RFC 6750 gives it a bare challenge.
+ * `howToAuthenticate` lets a surface other than REST say how its clients send a key.
+ */
+export function missingKey(
+  scope?: Scope,
+  howToAuthenticate = 'This route needs a sandbox key: send Authorization: Bearer <access_token> (POST /sandbox/v1/keys).',
+): HttpProblem {
+  return unauthorized(howToAuthenticate, [], scope);
 }
 
 /** 401 for a token that is malformed, unknown or expired. */

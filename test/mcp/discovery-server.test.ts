@@ -97,6 +97,40 @@ describe('POST /mcp: read-only product discovery', () => {
         }
       });
 
+      it('a bad argument is an INVALID_QUERY tool error naming the field and the values it accepts', async () => {
+        for (const [tool, args, sentence] of [
+          ['search_catalog', { limit: 21 }, 'limit must be an integer from 1 to 20'],
+          ['search_catalog', { limit: 'ten' }, 'limit must be an integer from 1 to 20'],
+          ['search_catalog', { country: 'ITA' }, 'country must be a string of exactly 2 characters'],
+          ['search_catalog', { unexpected: true }, 'unexpected is not accepted (accepted: query, locale, country, currency, limit, cursor)'],
+          ['get_product', {}, 'handle is required and must be a string from 1 to 200 characters matching ^[a-z0-9]+(-[a-z0-9]+)*$'],
+          ['list_markets', { extra: 1 }, 'extra is not accepted (this tool takes no arguments)'],
+        ] as const) {
+          const outcome = await mcp.call(tool, args);
+          assert.equal(outcome.isError, true);
+          assert.equal(outcome.data.error.code, 'INVALID_QUERY', `${tool} ${JSON.stringify(args)}`);
+          assert.ok(outcome.data.error.message.includes(sentence), `${outcome.data.error.message} should say "${sentence}"`);
+          assert.match(outcome.data.error.hint, new RegExp(`inputSchema of ${tool}`));
+          assert.ok(outcome.data.request_id);
+        }
+        const both = await mcp.call('search_catalog', { limit: 0, query: 'x'.repeat(121) });
+        assert.match(both.data.error.message, /query must be a string of at most 120 characters; limit must be an integer from 1 to 20/);
+      });
+
+      it('tool error hints name tools and arguments, not REST routes or query parameters', async () => {
+        const unknown = await mcp.call('get_product', { handle: 'no-such-product' });
+        assert.match(unknown.data.error.hint, /search_catalog \(query\)/);
+        const cursor = await mcp.call('search_catalog', { query: 'caffe', cursor: 'not-a-cursor' });
+        assert.match(cursor.data.error.hint, /next_cursor of the previous search_catalog result unchanged as cursor, with the same query/);
+        const hints = [unknown, cursor];
+        for (const args of [{ country: 'JP' }, { country: 'G1' }, { country: 'GB', currency: 'EUR' }, { locale: 'fr' }]) {
+          hints.push(await mcp.call('search_catalog', args));
+        }
+        for (const { data } of hints) {
+          assert.doesNotMatch(data.error.hint, /\/public\/|\?|\bq\b|=|offset|GET /, data.error.hint);
+        }
+      });
+
       it('has no cart or checkout tool', async () => {
         const names = await mcp.toolNames();
         assert.ok(!names.some((name) => /cart|checkout|shipping|key/.test(name)), names.join());
@@ -109,13 +143,6 @@ describe('POST /mcp: read-only product discovery', () => {
     assert.match(document.paths['/mcp'].post.description, /search_catalog.*get_product.*list_markets/s);
     assert.match(document.paths['/mcp/sandbox'].post.description, /create_sandbox_key.*checkout/s);
     assert.equal(document.paths['/mcp'].get, undefined);
-  });
-
-  it('GET and DELETE answer 405 (stateless server, no sessions)', async () => {
-    for (const method of ['GET', 'DELETE']) {
-      const response = await fetch(`${base}/mcp`, { method, headers: { accept: 'text/event-stream, application/json' } });
-      assert.equal(response.status, 405, method);
-    }
   });
 
   for (const [header, value] of [
@@ -132,24 +159,4 @@ describe('POST /mcp: read-only product discovery', () => {
       assert.equal(response.statusCode, 403);
     });
   }
-});
-
-describe('MCP catalog tools and the catalog rate limit', () => {
-  it('tool calls count against the same per-IP window as the REST routes', async () => {
-    const testApp = await startTestApp({ catalogRateLimit: 5 });
-    try {
-      const base = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
-      for (let i = 0; i < 3; i++) assert.equal((await fetch(`${base}/public/v1/products?limit=1`)).status, 200);
-      const mcp = await McpTestClient.connect(`${base}/mcp`);
-      assert.equal((await mcp.call('list_markets')).isError, false);
-      assert.equal((await mcp.call('search_catalog', { limit: 1 })).isError, false);
-      const limited = await mcp.call('get_product', { handle: 'caffe-espresso-blend' });
-      assert.equal(limited.isError, true);
-      assert.equal(limited.data.error.code, 'RATE_LIMITED');
-      assert.equal((await fetch(`${base}/public/v1/products?limit=1`)).status, 429);
-      await mcp.close();
-    } finally {
-      await testApp.close();
-    }
-  });
 });

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { McpTestClient } from '../support/mcp-client.js';
 import { startSandboxApp, VALID_ADDRESS, type SandboxTestApp } from '../sandbox/support.js';
+import { startTestApp } from '../support/test-app.js';
 
 const CART_TOOLS = [
   'add_to_cart',
@@ -95,6 +97,7 @@ describe('POST /mcp/sandbox: simulated cart and checkout tools', () => {
     const other = await agent.call('create_cart', { idempotency_key: 'once', currency: 'GBP' });
     assert.equal(other.isError, true);
     assert.equal(other.data.error, 'sandbox_idempotency_mismatch');
+    assert.match(other.data.message, /idempotency_key was already used with different arguments/);
   });
 
   it('cart tools without a key, with the public key or without a scope are tool errors naming the scope', async () => {
@@ -181,10 +184,142 @@ describe('POST /mcp/sandbox: simulated cart and checkout tools', () => {
     for (const [tool, args] of invalid) {
       const outcome = await agent.call(tool, args);
       assert.equal(outcome.isError, true, `${tool} ${JSON.stringify(args)}`);
+      assert.equal(outcome.data.error, 'sandbox_invalid_request', `${tool} ${JSON.stringify(args)}`);
     }
     const untouched = await agent.call('get_cart', { cart_id: cartId });
     assert.deepEqual(untouched.data.items, []);
     assert.equal(untouched.data.shipping_address, undefined);
+  });
+});
+
+describe('/mcp/sandbox: what an agent can act on', () => {
+  let sandbox: SandboxTestApp;
+  let url: string;
+  const clients: McpTestClient[] = [];
+  const connect = async (token?: string) => {
+    const client = await McpTestClient.connect(url, { token });
+    clients.push(client);
+    return client;
+  };
+  before(async () => {
+    sandbox = await startSandboxApp();
+    url = `${await sandbox.app.listen({ port: 0, host: '127.0.0.1' })}/mcp/sandbox`;
+  });
+  after(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await sandbox.close();
+  });
+
+  it('argument errors name the field and the values it accepts', async () => {
+    const agent = await connect(await sandbox.newKey());
+    const cartId = (await agent.call('create_cart', {})).data.id;
+    const oil = await sandbox.variantId('OIL');
+    for (const [tool, args, sentence] of [
+      ['select_shipping_option', { cart_id: cartId, shipping_option_id: 'express' }, 'shipping_option_id must be sandbox_standard'],
+      ['add_to_cart', { cart_id: cartId, variant_id: oil, quantity: 100 }, 'quantity must be an integer from 1 to 99'],
+      ['add_to_cart', { cart_id: cartId, variant_id: oil, quantity: 1.5 }, 'quantity must be an integer from 1 to 99'],
+      ['add_to_cart', { cart_id: cartId, variant_id: oil }, 'quantity is required and must be an integer from 1 to 99'],
+      ['create_cart', { currency: 'eur' }, 'currency must be a string matching ^[A-Z]{3}$'],
+      ['create_sandbox_key', { scopes: ['admin'] }, 'scopes[0] must be one of catalog:read, cart:write, checkout:create'],
+      ['set_shipping_address', { cart_id: cartId, address: { ...VALID_ADDRESS, country: 'ITA' } }, 'address.country must be a string matching ^[A-Za-z]{2}$'],
+      ['set_shipping_address', { cart_id: cartId, address: { ...VALID_ADDRESS, fax: '1' } }, 'address.fax is not accepted (accepted: name, line_one'],
+      ['get_cart', { cart: cartId }, 'cart_id is required and must be a string from 1 to 64 characters; cart is not accepted (accepted: cart_id, sandbox_key)'],
+    ] as const) {
+      const outcome = await agent.call(tool, args);
+      assert.equal(outcome.data.error, 'sandbox_invalid_request');
+      assert.ok(outcome.data.message.includes(sentence), `${outcome.data.message} should say "${sentence}"`);
+    }
+  });
+
+  it('a client that cannot send headers passes the key as sandbox_key and walks the flow', async () => {
+    const agent = await connect();
+    const token: string = (await agent.call('create_sandbox_key', {})).data.access_token;
+    const cart = await agent.call('create_cart', { currency: 'EUR', sandbox_key: token, idempotency_key: 'arg-key' });
+    assert.equal(cart.isError, false, JSON.stringify(cart.data));
+    const cartId = cart.data.id;
+    const added = await agent.call('add_to_cart', { cart_id: cartId, variant_id: await sandbox.variantId('OIL'), quantity: 2, sandbox_key: token });
+    assert.equal(added.data.items[0].quantity, 2);
+    await agent.call('set_shipping_address', { cart_id: cartId, address: VALID_ADDRESS, sandbox_key: token });
+    await agent.call('select_shipping_option', { cart_id: cartId, shipping_option_id: 'sandbox_standard', sandbox_key: token });
+    const checkout = await agent.call('checkout', { cart_id: cartId, sandbox_key: token });
+    assert.equal(checkout.data.status, 'ready_for_checkout');
+    // The same cart over REST with the same key: the argument authenticated that key.
+    assert.equal((await sandbox.call(token, 'GET', `/sandbox/v1/carts/${cartId}`)).statusCode, 200);
+    const replay = await agent.call('create_cart', { currency: 'EUR', sandbox_key: token, idempotency_key: 'arg-key' });
+    assert.equal(replay.data.id, cartId);
+  });
+
+  it('the Authorization header wins over sandbox_key', async () => {
+    const headerToken = await sandbox.newKey();
+    const argumentToken = await sandbox.newKey();
+    const headerCart = await sandbox.newCart(headerToken);
+    const argumentCart = await sandbox.newCart(argumentToken);
+    const agent = await connect(headerToken);
+    const own = await agent.call('get_cart', { cart_id: headerCart.id, sandbox_key: argumentToken });
+    assert.equal(own.isError, false);
+    const other = await agent.call('get_cart', { cart_id: argumentCart.id, sandbox_key: argumentToken });
+    assert.equal(other.data.error, 'sandbox_not_found');
+  });
+
+  it('without any key the error says how to pass one; a malformed or unknown sandbox_key is refused', async () => {
+    const agent = await connect();
+    const missing = await agent.call('create_cart', {});
+    assert.equal(missing.data.error, 'sandbox_unauthorized');
+    assert.equal(missing.data.scope, 'cart:write');
+    assert.match(missing.data.message, /sandbox_key.*create_sandbox_key.*Authorization: Bearer/);
+    assert.doesNotMatch(missing.data.message, /\/sandbox\/v1/);
+    const malformed = await agent.call('create_cart', { sandbox_key: 'not a key' });
+    assert.equal(malformed.data.error, 'sandbox_invalid_request');
+    assert.match(malformed.data.message, /sandbox_key must be a string matching \^sbx_test_/);
+    assert.doesNotMatch(malformed.data.message, /not a key/);
+    const unknown = await agent.call('create_cart', { sandbox_key: 'sbx_test_this_key_does_not_exist_anywhere' });
+    assert.equal(unknown.data.error, 'sandbox_unauthorized');
+  });
+
+  it('tools and instructions tell the trade-off of a key in an argument', async () => {
+    const agent = await connect();
+    const { tools } = await agent.client.listTools();
+    const createCart = tools.find((tool) => tool.name === 'create_cart')!;
+    const argument = (createCart.inputSchema.properties as Record<string, { description: string }>).sandbox_key!;
+    assert.match(argument.description, /transcript/);
+    assert.match(argument.description, /header wins/);
+    assert.match(tools.find((tool) => tool.name === 'create_sandbox_key')!.description!, /sandbox_key.*transcript/s);
+    assert.match(agent.client.getInstructions() ?? '', /sandbox_key.*transcript/s);
+    for (const tool of tools.filter((t) => CART_TOOLS.includes(t.name))) {
+      assert.ok((tool.inputSchema.properties as object)['sandbox_key' as never], `${tool.name} takes sandbox_key`);
+    }
+  });
+});
+
+describe('/mcp/sandbox never logs a sandbox key', () => {
+  it('passed as sandbox_key, a key appears in no log line at any level, whatever the outcome', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const testApp = await startTestApp({}, { logger: { level: 'trace', stream } });
+    try {
+      const base = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+      const agent = await McpTestClient.connect(`${base}/mcp/sandbox`);
+      const token: string = (await agent.call('create_sandbox_key', {})).data.access_token;
+      const unknownToken = 'sbx_test_unknown_key_for_the_log_test_0000';
+      const cartId = (await agent.call('create_cart', { sandbox_key: token })).data.id;
+      await agent.call('add_to_cart', { cart_id: cartId, variant_id: 'nope', quantity: 1, sandbox_key: token });
+      await agent.call('add_to_cart', { cart_id: cartId, variant_id: 'nope', quantity: 500, sandbox_key: token });
+      await agent.call('get_cart', { cart_id: cartId, sandbox_key: unknownToken });
+      // A body that is not JSON, carrying a key: the parse error is logged, the key is not.
+      await fetch(`${base}/mcp/sandbox`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"sandbox_key":"${token}",` });
+      await agent.close();
+      assert.ok(lines.length > 10, 'the app logged requests');
+      for (const secret of [token, unknownToken, token.slice('sbx_test_'.length)]) {
+        assert.equal(lines.filter((line) => line.includes(secret)).length, 0, 'a sandbox key was logged');
+      }
+    } finally {
+      await testApp.close();
+    }
   });
 });
 

@@ -52,7 +52,7 @@ export function principalOf(request: FastifyRequest): SandboxPrincipal {
 export function buildGuard(services: SandboxServices): SandboxRouteKit['guard'] {
   return (scope, enforce = true) => [
     async (request, reply) => {
-      await admitCartCall(services, request, reply, scope, enforce);
+      await admitCartCall(services, request, reply, { scope, enforceScope: enforce });
     },
   ];
 }

@@ -1,0 +1,134 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildService, generateCatalog, measure, rssMb, startNodeProcess, type RunningProcess } from './service-process.js';
+
+/**
+ * MCP against REST, side by side in one run, against a separate Vetrina process with
+ * the limits off: first RSS before and after a batch of mixed MCP calls on both servers
+ * (after a warm-up), then `search_catalog` calls/s over `/mcp` (a 2025-11-25 stateless
+ * client and a 2026-07-28 client) against `GET /public/v1/products?q=` requests/s for
+ * the same query. Usage: npm run bench:mcp -- [--products 10000] [--seconds 5] [--connections 50] [--calls 3000]
+ */
+const { values } = parseArgs({
+  options: {
+    products: { type: 'string', default: '10000' },
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '50' },
+    calls: { type: 'string', default: '3000' },
+    query: { type: 'string', default: 'olive' },
+  },
+});
+const [products, seconds, connections, calls] = [values.products, values.seconds, values.connections, values.calls].map(Number) as [number, number, number, number];
+const query = values.query;
+let vetrina: RunningProcess | undefined;
+/** The server's `http://127.0.0.1:PORT`, once it runs. */
+let base = '';
+const work = await mkdtemp(path.join(tmpdir(), 'vetrina-bench-mcp-'));
+
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/** A JSON-RPC request as a 2025-11-25 stateless client or a 2026-07-28 client sends it. */
+function mcpRequest(method: string, params: Record<string, unknown>, modern: boolean, token?: string) {
+  const name = typeof params.name === 'string' ? params.name : undefined;
+  return {
+    method: 'POST' as const,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(token && { authorization: `Bearer ${token}` }),
+      ...(modern && { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name && { 'mcp-name': name }) }),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: modern ? { ...params, _meta: MODERN_META } : params }),
+  };
+}
+
+async function call(server: '/mcp' | '/mcp/sandbox', request: ReturnType<typeof mcpRequest>): Promise<void> {
+  const response = await fetch(`${base}${server}`, request);
+  const text = await response.text();
+  if (response.status !== 200 || text.includes('"isError":true')) throw new Error(`MCP call failed: ${response.status} ${text.slice(0, 300)}`);
+}
+
+try {
+  const catalogFile = path.join(work, 'catalog.json');
+  await generateCatalog(products, catalogFile);
+  await buildService();
+  vetrina = await startNodeProcess(
+    ['dist/server.js'],
+    {
+      DATA_DIR: path.join(work, 'data'),
+      CATALOG_SEED: catalogFile,
+      CATALOG_RATE_LIMIT: '0',
+      SANDBOX_KEY_RATE_LIMIT: '0',
+      SANDBOX_CART_RATE_LIMIT: '0',
+      LOG_LEVEL: 'warn',
+    },
+    '/readyz',
+  );
+  base = vetrina.url;
+
+  const search = { name: 'search_catalog', arguments: { query } };
+
+  const token = ((await (await fetch(`${base}/sandbox/v1/keys`, { method: 'POST' })).json()) as { access_token: string }).access_token;
+  const product = (await (await fetch(`${base}/public/v1/products?q=${encodeURIComponent(query)}&limit=1`)).json()) as {
+    products: { handle: string; variants: { id: string; availability: { purchasable: boolean } }[] }[];
+  };
+  const handle = product.products[0]!.handle;
+  const mixed = (i: number) => {
+    const modernCall = i % 2 === 0;
+    switch (i % 6) {
+      case 0:
+        return call('/mcp', mcpRequest('tools/list', {}, modernCall));
+      case 1:
+        return call('/mcp', mcpRequest('tools/call', search, modernCall));
+      case 2:
+        return call('/mcp/sandbox', mcpRequest('tools/call', { name: 'get_product', arguments: { handle } }, modernCall));
+      case 3:
+        return call('/mcp/sandbox', mcpRequest('tools/list', {}, modernCall, token));
+      case 4:
+        return call('/mcp/sandbox', mcpRequest('tools/call', { name: 'create_cart', arguments: {} }, modernCall, token));
+      default:
+        return call('/mcp/sandbox', mcpRequest('tools/call', { name: 'list_markets', arguments: {} }, modernCall));
+    }
+  };
+  const batch = async (count: number) => {
+    for (let i = 0; i < count; i += 10) await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, j) => mixed(i + j)));
+  };
+  // Memory first, on a server that has seen nothing but the warm-up.
+  await batch(1000);
+  const before = await rssMb(vetrina);
+  const steps: number[] = [];
+  for (let done = 0; done < calls; done += 1000) {
+    await batch(Math.min(1000, calls - done));
+    steps.push(await rssMb(vetrina));
+  }
+  const after = steps.at(-1)!;
+
+  const load = { connections, duration: seconds };
+  const rest = await measure({ ...load, url: `${base}/public/v1/products?q=${encodeURIComponent(query)}` });
+  const legacy = await measure({ ...load, url: `${base}/mcp`, ...mcpRequest('tools/call', search, false) });
+  const modern = await measure({ ...load, url: `${base}/mcp`, ...mcpRequest('tools/call', search, true) });
+
+  const ratio = (m: { requestsPerSecond: number }) => (m.requestsPerSecond / rest.requestsPerSecond).toFixed(2);
+  console.log(`\nMCP against REST: ${products} products, query "${query}", ${connections} connections, ${seconds} s each, node ${process.version}\n`);
+  console.log('| surface | req/s | vs REST | p50 / p99 ms | errors |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const [name, m] of [
+    [`GET /public/v1/products?q=${query}`, rest],
+    ['search_catalog over /mcp (2025-11-25 client)', legacy],
+    ['search_catalog over /mcp (2026-07-28 client)', modern],
+  ] as const) {
+    console.log(`| ${name} | ${Math.round(m.requestsPerSecond)} | ${ratio(m)} | ${m.p50} / ${m.p99} | ${m.errors} |`);
+  }
+  console.log(
+    `\nRSS around ${calls} mixed MCP calls on both servers, 10 at a time, after 1000 warm-up calls: ${before} MiB -> ${after} MiB (${after - before >= 0 ? '+' : ''}${after - before} MiB; after each 1000: ${steps.join(', ')} MiB)`,
+  );
+} finally {
+  await vetrina?.stop();
+  await rm(work, { recursive: true, force: true });
+}

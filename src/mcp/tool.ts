@@ -1,0 +1,84 @@
+import type { CallToolResult, McpServer, StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { internalProblem } from '../http/error-handler.js';
+import { serializeJson } from '../http/json-serializer.js';
+import { HttpProblem } from '../http/problem.js';
+import type { ToolInput } from './json-schema.js';
+
+/** What one MCP request gives its tools: the HTTP exchange it arrived on. */
+export interface ToolContext {
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** How a surface answers its tool errors: the same bodies and codes as its REST routes. */
+export interface ToolSurface {
+  render(problem: HttpProblem, context: ToolContext): object;
+  /** The error code of a bad argument, as REST answers a bad query or body. */
+  invalidArgumentCode: string;
+  /** The error code of an unexpected failure, as REST answers a 500. */
+  internalErrorCode: string;
+}
+
+/** A tool built once per process; each request's server only binds it to the request's context. */
+export interface ToolDefinition {
+  name: string;
+  config: {
+    title: string;
+    description: string;
+    inputSchema: StandardSchemaWithJSON;
+    outputSchema: StandardSchemaWithJSON;
+    annotations: ToolAnnotations;
+  };
+  call(args: unknown, context: ToolContext): Promise<CallToolResult>;
+}
+
+export interface ToolSpec<Args> {
+  name: string;
+  title: string;
+  description: string;
+  input: ToolInput<Args>;
+  output: StandardSchemaWithJSON;
+  annotations: ToolAnnotations;
+  run(args: Args, context: ToolContext): Promise<object> | object;
+}
+
+/**
+ * A tool whose result is structured content plus the same JSON as a text block; a bad
+ * argument or a business failure is a tool error (`isError: true`) carrying the surface's
+ * REST error body, so agents see the same codes as REST clients. An unexpected failure
+ * is logged and answered with the surface's internal error, never with its message
+ * (which may hold SQL or paths).
+ */
+export function defineTool<Args>(surface: ToolSurface, spec: ToolSpec<Args>): ToolDefinition {
+  const { name, title, description, input, output, annotations, run } = spec;
+  return {
+    name,
+    config: { title, description, inputSchema: input.schema as StandardSchemaWithJSON, outputSchema: output, annotations },
+    async call(args, context) {
+      try {
+        const checked = input.check(args);
+        if (!checked.ok) {
+          throw new HttpProblem(400, surface.invalidArgumentCode, checked.message, {
+            hint: `See the inputSchema of ${name} in tools/list.`,
+          });
+        }
+        const data = await run(checked.args, context);
+        return { content: [{ type: 'text', text: serializeJson(data) }], structuredContent: data as Record<string, unknown> };
+      } catch (error) {
+        const problem = error instanceof HttpProblem ? error : unexpected(error, surface, name, context);
+        return { isError: true, content: [{ type: 'text', text: JSON.stringify(surface.render(problem, context)) }] };
+      }
+    },
+  };
+}
+
+function unexpected(error: unknown, surface: ToolSurface, tool: string, { request }: ToolContext): HttpProblem {
+  request.log.error({ err: error, tool }, 'MCP tool failed');
+  return internalProblem(surface.internalErrorCode);
+}
+
+/** Registers the prebuilt tools on one request's server, bound to that request. */
+export function bindTools(server: McpServer, tools: readonly ToolDefinition[], context: ToolContext): void {
+  for (const tool of tools) server.registerTool(tool.name, tool.config, (args: unknown) => tool.call(args, context));
+}
