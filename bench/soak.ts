@@ -153,15 +153,17 @@ async function soak(options: SoakOptions, work: string, cleanups: (() => Promise
     await Promise.race([service.exited, new Promise((resolve) => setTimeout(resolve, options.idleSeconds * 1000))]);
     console.log(serverExit ?? `after ${options.idleSeconds} s idle: ${formatMemory(await readMemory(service.url))}`);
   }
+  // Read before the stop below, which ends the server too.
+  const died = serverExit;
   // A graceful stop that exits 0 is part of a passing run.
   let stopped: string | undefined;
-  if (serverExit === undefined) {
+  if (died === undefined) {
     stopped = await service.stop();
     console.log(`SIGTERM: the server ended with ${stopped}`);
   }
-  if (serverExit && service.outputTail()) console.log(`server output, last lines:\n${service.outputTail()}`);
-  const passed = stats.total.all.failures === 0 && serverExit === undefined && stopped === 'exit code 0' && stats.total.all.requests > 0;
-  const problems = [formatFailures(stats.total.all), serverExit, stopped !== undefined && stopped !== 'exit code 0' && `stopped with ${stopped}`];
+  if (died && service.outputTail()) console.log(`server output, last lines:\n${service.outputTail()}`);
+  const passed = stats.total.all.failures === 0 && died === undefined && stopped === 'exit code 0' && stats.total.all.requests > 0;
+  const problems = [formatFailures(stats.total.all), died, stopped !== undefined && stopped !== 'exit code 0' && `stopped with ${stopped}`];
   console.log(passed ? 'PASS: no failed request, clean stop' : `FAIL: ${problems.filter(Boolean).join('; ')}`);
   return passed;
 }
