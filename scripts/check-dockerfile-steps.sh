@@ -4,14 +4,15 @@
 # stage's CMD is started as the container would start it (clean environment, the image's
 # ENV, a free PORT) and polled with the image's own HEALTHCHECK command, then stopped.
 # Nothing outside a temporary directory is written: HOME is one of its own (so RUN --mount
-# cache targets live there too); only the host's npm configuration (registry, Node headers)
-# is read, as a build machine's network settings would be.
+# cache targets live there too); only the host's npm configuration, user and global
+# (registry, CA file, Node headers), is read, as a build machine's network settings would be.
 # Not reproduced: the base image (the local node runs, with a warning on another major
 # version), USER and --chown (steps run as the current user), EXPOSE.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 npm_userconfig=$(npm config get userconfig 2>/dev/null)
+npm_globalconfig=$(npm config get globalconfig 2>/dev/null)
 work=$(mktemp -d "${TMPDIR:-/tmp}/vetrina-dockerfile-XXXXXX")
 mkdir -p "$work/home"
 server_pid=""
@@ -33,7 +34,7 @@ in_stage() { (exec_in_stage "$@"); }
 run_step() { # RUN [--mount=...] command: the mounts are caches, and HOME already persists across steps
   local command=$1
   while [[ "$command" == --mount=* ]]; do command=${command#* }; done
-  in_stage npm_config_userconfig="$npm_userconfig" bash -c "$command"
+  in_stage npm_config_userconfig="$npm_userconfig" npm_config_globalconfig="$npm_globalconfig" bash -c "$command"
 }
 stage_path() { # an absolute path inside the stage's filesystem, or one relative to WORKDIR
   case "$2" in /*) echo "$work/stages/$1$2" ;; *) echo "$workdir/$2" ;; esac
