@@ -40,8 +40,9 @@ const HOST_SHAPE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
 /**
  * Registers the MCP endpoints of `register` in a context of their own, so that their
  * failures (a malformed JSON body, a rate limit, a bad Host) answer as JSON-RPC errors
- * rather than in the catalog's envelope. Every request to them, whatever its method or
- * body, counts against `rateLimit` before anything else is done with it.
+ * rather than in the catalog's envelope, and none of their answers is cached. Every
+ * request to them, whatever its method or body, counts against `rateLimit` before
+ * anything else is done with it.
  */
 export async function mcpEndpoints(
   app: FastifyInstance,
@@ -51,6 +52,12 @@ export async function mcpEndpoints(
   await app.register(async (scope) => {
     scope.setErrorHandler(async (error: FastifyError | HttpProblem, request, reply) => sendJsonRpcError(request, reply, error));
     scope.addHook('onRequest', rateLimit);
+    // Answers hold sandbox keys, carts and addresses, and a JSON-RPC answer belongs to its
+    // one exchange: no cache may keep any of them, errors included.
+    scope.addHook('onSend', async (_request, reply, payload) => {
+      reply.header('cache-control', 'no-store');
+      return payload;
+    });
     register(scope);
   });
 }

@@ -16,24 +16,31 @@ const CART_TOOLS = [
   'set_shipping_address',
 ];
 
-describe('POST /mcp/sandbox: simulated cart and checkout tools', () => {
-  let sandbox: SandboxTestApp;
-  let url: string;
+/**
+ * A sandbox app listening on a real port for the suite around it, and `connect`, which
+ * opens an MCP client on its /mcp/sandbox that is closed with the app.
+ */
+function sandboxMcpServer() {
+  const server = { sandbox: undefined as unknown as SandboxTestApp, url: '' };
   const clients: McpTestClient[] = [];
-  const connect = async (options: { token?: string; pinCurrent?: boolean } = {}) => {
-    const client = await McpTestClient.connect(url, options);
-    clients.push(client);
-    return client;
-  };
-
   before(async () => {
-    sandbox = await startSandboxApp();
-    url = `${await sandbox.app.listen({ port: 0, host: '127.0.0.1' })}/mcp/sandbox`;
+    server.sandbox = await startSandboxApp();
+    server.url = `${await server.sandbox.app.listen({ port: 0, host: '127.0.0.1' })}/mcp/sandbox`;
   });
   after(async () => {
     await Promise.all(clients.map((client) => client.close()));
-    await sandbox.close();
+    await server.sandbox.close();
   });
+  const connect = async (options: { token?: string; pinCurrent?: boolean } = {}) => {
+    const client = await McpTestClient.connect(server.url, options);
+    clients.push(client);
+    return client;
+  };
+  return { server, connect };
+}
+
+describe('POST /mcp/sandbox: simulated cart and checkout tools', () => {
+  const { server, connect } = sandboxMcpServer();
 
   it('lists the catalog tools, create_sandbox_key and every cart tool', async () => {
     const mcp = await connect();
@@ -59,7 +66,7 @@ describe('POST /mcp/sandbox: simulated cart and checkout tools', () => {
       const handle = search.data.products[0].handle;
       const product = await agent.call('get_product', { handle });
       const variantId = product.data.product.variants[0].id;
-      const otherVariant = await sandbox.variantId('TEN');
+      const otherVariant = await server.sandbox.variantId('TEN');
 
       const cart = await agent.call('create_cart', { currency: 'EUR', idempotency_key: `flow-${pinCurrent}` });
       assert.equal(cart.isError, false);
@@ -80,7 +87,7 @@ describe('POST /mcp/sandbox: simulated cart and checkout tools', () => {
       assert.equal(checkout.data.checkout_url, null);
       assert.deepEqual(checkout.data.totals, { item_total: 33, shipping_total: 4.9, grand_total: 37.9 });
 
-      const viaRest = await sandbox.call(token, 'POST', `/sandbox/v1/carts/${cartId}/checkout`, undefined, { 'idempotency-key': 'rest' });
+      const viaRest = await server.sandbox.call(token, 'POST', `/sandbox/v1/carts/${cartId}/checkout`, undefined, { 'idempotency-key': 'rest' });
       assert.equal(viaRest.statusCode, 200);
       assert.deepEqual(checkout.data, viaRest.data);
       const viaGet = await agent.call('get_cart', { cart_id: cartId });
@@ -90,7 +97,7 @@ describe('POST /mcp/sandbox: simulated cart and checkout tools', () => {
   }
 
   it('an idempotent create_cart retried returns the same cart; other arguments under the key are a mismatch', async () => {
-    const agent = await connect({ token: await sandbox.newKey() });
+    const agent = await connect({ token: await server.sandbox.newKey() });
     const first = await agent.call('create_cart', { idempotency_key: 'once' });
     const again = await agent.call('create_cart', { idempotency_key: 'once' });
     assert.equal(again.data.id, first.data.id);
@@ -102,9 +109,9 @@ describe('POST /mcp/sandbox: simulated cart and checkout tools', () => {
 
   it('cart tools without a key, with the public key or without a scope are tool errors naming the scope', async () => {
     const anonymous = await connect();
-    const publicKey = await connect({ token: sandbox.config.sandbox.publicKey });
-    const cartOnly = await connect({ token: await sandbox.newKey(['cart:write']) });
-    const readOnly = await connect({ token: await sandbox.newKey(['catalog:read']) });
+    const publicKey = await connect({ token: server.sandbox.config.sandbox.publicKey });
+    const cartOnly = await connect({ token: await server.sandbox.newKey(['cart:write']) });
+    const readOnly = await connect({ token: await server.sandbox.newKey(['catalog:read']) });
     const badToken = await connect({ token: 'sbx_test_this_key_does_not_exist_anywhere' });
 
     for (const client of [anonymous, badToken]) {
@@ -128,10 +135,10 @@ describe('POST /mcp/sandbox: simulated cart and checkout tools', () => {
   });
 
   it("another key's cart is sandbox_not_found on every cart tool", async () => {
-    const owner = await connect({ token: await sandbox.newKey() });
-    const stranger = await connect({ token: await sandbox.newKey() });
+    const owner = await connect({ token: await server.sandbox.newKey() });
+    const stranger = await connect({ token: await server.sandbox.newKey() });
     const cartId = (await owner.call('create_cart', {})).data.id;
-    const variantId = await sandbox.variantId('OIL');
+    const variantId = await server.sandbox.variantId('OIL');
     const calls: [string, Record<string, unknown>][] = [
       ['get_cart', {}],
       ['add_to_cart', { variant_id: variantId, quantity: 1 }],
@@ -149,10 +156,10 @@ describe('POST /mcp/sandbox: simulated cart and checkout tools', () => {
   });
 
   it('business rules answer with the REST error strings', async () => {
-    const agent = await connect({ token: await sandbox.newKey() });
+    const agent = await connect({ token: await server.sandbox.newKey() });
     const cartId = (await agent.call('create_cart', {})).data.id;
     for (const sku of ['SOLD-OUT', 'DRAFT', 'WEIGHTED']) {
-      const outcome = await agent.call('add_to_cart', { cart_id: cartId, variant_id: await sandbox.variantId(sku), quantity: 1 });
+      const outcome = await agent.call('add_to_cart', { cart_id: cartId, variant_id: await server.sandbox.variantId(sku), quantity: 1 });
       assert.equal(outcome.data.error, 'sandbox_variant_not_purchasable', sku);
     }
     const incomplete = await agent.call('checkout', { cart_id: cartId });
@@ -161,9 +168,9 @@ describe('POST /mcp/sandbox: simulated cart and checkout tools', () => {
   });
 
   it('invalid arguments are rejected by each tool', async () => {
-    const agent = await connect({ token: await sandbox.newKey() });
+    const agent = await connect({ token: await server.sandbox.newKey() });
     const cartId = (await agent.call('create_cart', {})).data.id;
-    const oil = await sandbox.variantId('OIL');
+    const oil = await server.sandbox.variantId('OIL');
     const invalid: [string, Record<string, unknown>][] = [
       ['create_sandbox_key', { scopes: ['admin'] }],
       ['create_sandbox_key', { scopes: ['cart:write', 'cart:write'] }],
@@ -193,27 +200,13 @@ describe('POST /mcp/sandbox: simulated cart and checkout tools', () => {
 });
 
 describe('/mcp/sandbox: what an agent can act on', () => {
-  let sandbox: SandboxTestApp;
-  let url: string;
-  const clients: McpTestClient[] = [];
-  const connect = async (token?: string) => {
-    const client = await McpTestClient.connect(url, { token });
-    clients.push(client);
-    return client;
-  };
-  before(async () => {
-    sandbox = await startSandboxApp();
-    url = `${await sandbox.app.listen({ port: 0, host: '127.0.0.1' })}/mcp/sandbox`;
-  });
-  after(async () => {
-    await Promise.all(clients.map((client) => client.close()));
-    await sandbox.close();
-  });
+  const { server, connect: connectWithOptions } = sandboxMcpServer();
+  const connect = (token?: string) => connectWithOptions({ token });
 
   it('argument errors name the field and the values it accepts', async () => {
-    const agent = await connect(await sandbox.newKey());
+    const agent = await connect(await server.sandbox.newKey());
     const cartId = (await agent.call('create_cart', {})).data.id;
-    const oil = await sandbox.variantId('OIL');
+    const oil = await server.sandbox.variantId('OIL');
     for (const [tool, args, sentence] of [
       ['select_shipping_option', { cart_id: cartId, shipping_option_id: 'express' }, 'shipping_option_id must be sandbox_standard'],
       ['add_to_cart', { cart_id: cartId, variant_id: oil, quantity: 100 }, 'quantity must be an integer from 1 to 99'],
@@ -237,23 +230,23 @@ describe('/mcp/sandbox: what an agent can act on', () => {
     const cart = await agent.call('create_cart', { currency: 'EUR', sandbox_key: token, idempotency_key: 'arg-key' });
     assert.equal(cart.isError, false, JSON.stringify(cart.data));
     const cartId = cart.data.id;
-    const added = await agent.call('add_to_cart', { cart_id: cartId, variant_id: await sandbox.variantId('OIL'), quantity: 2, sandbox_key: token });
+    const added = await agent.call('add_to_cart', { cart_id: cartId, variant_id: await server.sandbox.variantId('OIL'), quantity: 2, sandbox_key: token });
     assert.equal(added.data.items[0].quantity, 2);
     await agent.call('set_shipping_address', { cart_id: cartId, address: VALID_ADDRESS, sandbox_key: token });
     await agent.call('select_shipping_option', { cart_id: cartId, shipping_option_id: 'sandbox_standard', sandbox_key: token });
     const checkout = await agent.call('checkout', { cart_id: cartId, sandbox_key: token });
     assert.equal(checkout.data.status, 'ready_for_checkout');
     // The same cart over REST with the same key: the argument authenticated that key.
-    assert.equal((await sandbox.call(token, 'GET', `/sandbox/v1/carts/${cartId}`)).statusCode, 200);
+    assert.equal((await server.sandbox.call(token, 'GET', `/sandbox/v1/carts/${cartId}`)).statusCode, 200);
     const replay = await agent.call('create_cart', { currency: 'EUR', sandbox_key: token, idempotency_key: 'arg-key' });
     assert.equal(replay.data.id, cartId);
   });
 
   it('the Authorization header wins over sandbox_key', async () => {
-    const headerToken = await sandbox.newKey();
-    const argumentToken = await sandbox.newKey();
-    const headerCart = await sandbox.newCart(headerToken);
-    const argumentCart = await sandbox.newCart(argumentToken);
+    const headerToken = await server.sandbox.newKey();
+    const argumentToken = await server.sandbox.newKey();
+    const headerCart = await server.sandbox.newCart(headerToken);
+    const argumentCart = await server.sandbox.newCart(argumentToken);
     const agent = await connect(headerToken);
     const own = await agent.call('get_cart', { cart_id: headerCart.id, sandbox_key: argumentToken });
     assert.equal(own.isError, false);

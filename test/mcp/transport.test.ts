@@ -21,6 +21,22 @@ describe('MCP transport edges', () => {
   });
   after(() => testApp.close());
 
+  it('no answer of either MCP path may be cached: successes, 400, 405 and 403 carry Cache-Control: no-store', async () => {
+    for (const url of MCP_PATHS) {
+      const answers = [
+        await post(testApp.app, url, { headers: { host: 'localhost:3000' } }),
+        await post(testApp.app, url, { headers: { host: 'localhost:3000' }, payload: '{"jsonrpc": ' }),
+        await testApp.app.inject({ method: 'GET', url, headers: { host: 'localhost:3000' } }),
+        await post(testApp.app, url, { headers: { host: 'evil.example' } }),
+      ];
+      assert.deepEqual(
+        answers.map((answer) => answer.statusCode),
+        [200, 400, 405, 403],
+      );
+      for (const answer of answers) assert.equal(answer.headers['cache-control'], 'no-store', `${url} ${answer.statusCode}`);
+    }
+  });
+
   it('an allowed Host is served', async () => {
     for (const url of MCP_PATHS) {
       const response = await post(testApp.app, url, { headers: { host: 'localhost:3000' } });
