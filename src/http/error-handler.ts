@@ -98,11 +98,6 @@ export function isSandbox(request: FastifyRequest): boolean {
 /** How long a sandbox client is asked to wait while the store is unreachable. */
 const STORE_RETRY_AFTER_SECONDS = 5;
 
-/**
- * Fastify's own 4xx errors (bad JSON, body too large, wrong media type) keep their status.
- * An unreachable store is 503 with Retry-After on the sandbox, the only surface that
- * reads the store per request; anywhere else it stays a 500 INTERNAL_ERROR (contract 7).
- */
 /** The sandbox's answer while its store is unreachable, for REST and MCP alike. */
 export function sandboxUnavailable(): HttpProblem {
   return new HttpProblem(503, 'sandbox_unavailable', 'The sandbox store is unreachable; retry shortly.', {
@@ -110,6 +105,12 @@ export function sandboxUnavailable(): HttpProblem {
   });
 }
 
+/**
+ * Fastify's own 4xx errors (bad JSON, body too large, wrong media type) keep their status.
+ * An unreachable store is 503 with Retry-After on the sandbox, the only surface that
+ * reads the store per request; anywhere else an unexpected failure is a 500
+ * INTERNAL_ERROR, the catalog's code for a temporary failure.
+ */
 function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
   const status = error.statusCode ?? 500;
   const sandbox = isSandbox(request);

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import { throttledWarning } from '../../operations/throttled-warning.js';
 import type { Db } from '../../store/database.js';
@@ -11,7 +10,7 @@ import type { CatalogSnapshot } from './snapshot.js';
  * It reloads when the stored catalog version moves, whether the change came from this
  * process (`refresh()` after an import) or another one (the periodic version check).
  */
-export class CatalogReadModel extends EventEmitter<{ reloaded: [CatalogSnapshot] }> {
+export class CatalogReadModel {
   #snapshot: CatalogSnapshot | undefined;
   #timer: NodeJS.Timeout | undefined;
   #reloading: Promise<void> | undefined;
@@ -19,9 +18,7 @@ export class CatalogReadModel extends EventEmitter<{ reloaded: [CatalogSnapshot]
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
-  ) {
-    super();
-  }
+  ) {}
 
   get snapshot(): CatalogSnapshot {
     if (!this.#snapshot) throw new Error('The catalog read model is not loaded yet');
@@ -40,7 +37,6 @@ export class CatalogReadModel extends EventEmitter<{ reloaded: [CatalogSnapshot]
       { catalogVersion: snapshot.version, products: snapshot.products.length, ms: Math.round(performance.now() - started) },
       'catalog read model loaded',
     );
-    this.emit('reloaded', snapshot);
   }
 
   /** Reloads if the stored version differs from the loaded one; concurrent calls share one reload. */
