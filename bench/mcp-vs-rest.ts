@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { mcpRequestInit } from '../test/support/mcp-json-rpc.js';
 import { buildService, generateCatalog, measure, rssMb, startNodeProcess, type RunningProcess } from './service-process.js';
 
 /**
@@ -27,28 +28,7 @@ let vetrina: RunningProcess | undefined;
 let base = '';
 const work = await mkdtemp(path.join(tmpdir(), 'vetrina-bench-mcp-'));
 
-const MODERN_META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-
-/** A JSON-RPC request as a 2025-11-25 stateless client or a 2026-07-28 client sends it. */
-function mcpRequest(method: string, params: Record<string, unknown>, modern: boolean, token?: string) {
-  const name = typeof params.name === 'string' ? params.name : undefined;
-  return {
-    method: 'POST' as const,
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...(token && { authorization: `Bearer ${token}` }),
-      ...(modern && { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name && { 'mcp-name': name }) }),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: modern ? { ...params, _meta: MODERN_META } : params }),
-  };
-}
-
-async function call(server: '/mcp' | '/mcp/sandbox', request: ReturnType<typeof mcpRequest>): Promise<void> {
+async function call(server: '/mcp' | '/mcp/sandbox', request: ReturnType<typeof mcpRequestInit>): Promise<void> {
   const response = await fetch(`${base}${server}`, request);
   const text = await response.text();
   if (response.status !== 200 || text.includes('"isError":true')) throw new Error(`MCP call failed: ${response.status} ${text.slice(0, 300)}`);
@@ -83,17 +63,17 @@ try {
     const modernCall = i % 2 === 0;
     switch (i % 6) {
       case 0:
-        return call('/mcp', mcpRequest('tools/list', {}, modernCall));
+        return call('/mcp', mcpRequestInit('tools/list', {}, { modern: modernCall }));
       case 1:
-        return call('/mcp', mcpRequest('tools/call', search, modernCall));
+        return call('/mcp', mcpRequestInit('tools/call', search, { modern: modernCall }));
       case 2:
-        return call('/mcp/sandbox', mcpRequest('tools/call', { name: 'get_product', arguments: { handle } }, modernCall));
+        return call('/mcp/sandbox', mcpRequestInit('tools/call', { name: 'get_product', arguments: { handle } }, { modern: modernCall }));
       case 3:
-        return call('/mcp/sandbox', mcpRequest('tools/list', {}, modernCall, token));
+        return call('/mcp/sandbox', mcpRequestInit('tools/list', {}, { modern: modernCall, token }));
       case 4:
-        return call('/mcp/sandbox', mcpRequest('tools/call', { name: 'create_cart', arguments: {} }, modernCall, token));
+        return call('/mcp/sandbox', mcpRequestInit('tools/call', { name: 'create_cart', arguments: {} }, { modern: modernCall, token }));
       default:
-        return call('/mcp/sandbox', mcpRequest('tools/call', { name: 'list_markets', arguments: {} }, modernCall));
+        return call('/mcp/sandbox', mcpRequestInit('tools/call', { name: 'list_markets', arguments: {} }, { modern: modernCall }));
     }
   };
   const batch = async (count: number) => {
@@ -111,8 +91,8 @@ try {
 
   const load = { connections, duration: seconds };
   const rest = await measure({ ...load, url: `${base}/public/v1/products?q=${encodeURIComponent(query)}` });
-  const legacy = await measure({ ...load, url: `${base}/mcp`, ...mcpRequest('tools/call', search, false) });
-  const modern = await measure({ ...load, url: `${base}/mcp`, ...mcpRequest('tools/call', search, true) });
+  const legacy = await measure({ ...load, url: `${base}/mcp`, ...mcpRequestInit('tools/call', search, { modern: false }) });
+  const modern = await measure({ ...load, url: `${base}/mcp`, ...mcpRequestInit('tools/call', search, { modern: true }) });
 
   const ratio = (m: { requestsPerSecond: number }) => (m.requestsPerSecond / rest.requestsPerSecond).toFixed(2);
   console.log(`\nMCP against REST: ${products} products, query "${query}", ${connections} connections, ${seconds} s each, node ${process.version}\n`);

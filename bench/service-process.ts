@@ -8,7 +8,7 @@ import autocannon from 'autocannon';
 
 /** What the benchmarks share: building the service, running it (or a baseline) as a process of its own, loading it, reading its RSS. */
 
-export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 /** A first start migrates and imports the catalog: minutes for a large generated one. Only a hang guard. */
 const START_TIMEOUT_MS = 300_000;
 const READY_POLL_MS = 200;
@@ -16,7 +16,7 @@ const READY_POLL_MS = 200;
 const OUTPUT_TAIL_LINES = 40;
 
 /** Runs a command in the repository to completion, its output shown; rejects on a non-zero exit. */
-export async function runCommand(command: string, args: string[]): Promise<void> {
+async function runCommand(command: string, args: string[]): Promise<void> {
   const child = spawn(command, args, { cwd: REPO_ROOT, stdio: 'inherit' });
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
+import { mcpRequestInit } from '../test/support/mcp-json-rpc.js';
 
 /**
  * The traffic of the soak: what a storefront and its agents send, in proportions a
@@ -28,7 +29,6 @@ const FAILURE_SAMPLES = 10;
 const EXCERPT_CHARS = 300;
 const SAMPLE_PAGES = 5;
 const PAGE_SIZE = 20;
-const MCP_PROTOCOL_VERSION = '2025-11-25';
 
 type Failure = 'serverErrors' | 'unexpected' | 'transportErrors';
 
@@ -300,7 +300,7 @@ class LoadClient {
 
   /** A JSON-RPC request to an MCP endpoint; its result, or undefined as for `rest`. */
   mcp(kind: Kind, endpoint: string, method: string, params: Record<string, unknown> = {}, token?: string, read?: (result: any) => void): Promise<any> {
-    const init = mcpRequestInit(method, params, token);
+    const init = mcpRequestInit(method, params, { token });
     const label = `${endpoint} ${method}${typeof params.name === 'string' ? ` ${params.name}` : ''}`;
     return this.send(kind, label, endpoint, init, (text) => {
       const result = mcpResult(method, text);
@@ -345,16 +345,6 @@ class LoadClient {
       return undefined;
     }
   }
-}
-
-function mcpRequestInit(method: string, params: Record<string, unknown>, token?: string): RequestInit {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': MCP_PROTOCOL_VERSION,
-  };
-  if (token) headers.authorization = `Bearer ${token}`;
-  return { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) };
 }
 
 /**

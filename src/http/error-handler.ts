@@ -41,7 +41,7 @@ export const errorHandler = fp(
 export function frameworkErrorHandler(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-request-id', request.id);
   forbidCachingOfSandbox(request, reply);
-  const code = request.url.startsWith('/public/v1/products/') && !isSandbox(request) ? 'INVALID_HANDLE' : invalidRequestCode(request);
+  const code = request.url.startsWith('/public/v1/products/') ? 'INVALID_HANDLE' : invalidRequestCode(request);
   void sendProblem(
     request,
     reply,
@@ -51,10 +51,14 @@ export function frameworkErrorHandler(_error: FastifyError, request: FastifyRequ
   );
 }
 
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: HttpProblem): FastifyReply {
-  const { retryAfter, headers } = problem.details;
+/** The headers a problem asks for (Retry-After, Allow, ...), whatever the body's envelope. */
+export function applyProblemHeaders(reply: FastifyReply, { retryAfter, headers }: HttpProblem['details']): void {
   if (retryAfter !== undefined) reply.header('retry-after', retryAfter);
   if (headers) reply.headers(headers);
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: HttpProblem): FastifyReply {
+  applyProblemHeaders(reply, problem.details);
   return reply.code(problem.statusCode).type('application/json; charset=utf-8').send(problemBody(request, problem));
 }
 
@@ -91,7 +95,7 @@ export function invalidRequestCode(request: FastifyRequest): string {
   return isSandbox(request) ? 'sandbox_invalid_request' : 'INVALID_QUERY';
 }
 
-export function isSandbox(request: FastifyRequest): boolean {
+function isSandbox(request: FastifyRequest): boolean {
   return request.url.startsWith('/sandbox/') || request.url === '/sandbox' || request.url.startsWith('/sandbox?');
 }
 

@@ -8,7 +8,7 @@ import fp from 'fastify-plugin';
  * shutdown grace to be answered. Without this, a client trickling a body one byte at a
  * time would hold the drain until its request time-out.
  */
-export const UNFINISHED_REQUEST_GRACE_MS = 2000;
+const UNFINISHED_REQUEST_GRACE_MS = 2000;
 
 /**
  * Tracks each connection and the response it is working on, so a shutdown can tell a

@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { applyProblemHeaders } from '../http/error-handler.js';
 import { HttpProblem } from '../http/problem.js';
 import type { RateLimitCheck } from '../http/rate-limit.js';
 import { bindTools, type ToolContext, type ToolDefinition } from './tool.js';
@@ -119,8 +120,8 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
         hostHeaderValidationResponse(webRequest, options.allowedHosts) ??
         originValidationResponse(webRequest, options.allowedHosts);
       if (rejected) return rejected;
-      const authInfo: ExchangeAuthInfo = { token: '', clientId: 'mcp', scopes: [], extra: { context: { request, reply } } };
       if (await isLegacyRequest(webRequest, request.body)) return serveLegacy(webRequest, request, reply);
+      const authInfo: ExchangeAuthInfo = { token: '', clientId: 'mcp', scopes: [], extra: { context: { request, reply } } };
       return handler.fetch(webRequest, { parsedBody: request.body, authInfo });
     },
   );
@@ -176,8 +177,7 @@ function sendJsonRpcError(request: FastifyRequest, reply: FastifyReply, error: F
         : INVALID_REQUEST;
   const message = status >= 500 ? 'Internal error.' : code === PARSE_ERROR ? `Parse error: ${error.message}` : error.message;
   const details = error instanceof HttpProblem ? error.details : {};
-  if (details.retryAfter !== undefined) reply.header('retry-after', details.retryAfter);
-  if (details.headers) reply.headers(details.headers);
+  applyProblemHeaders(reply, details);
   const data = error instanceof HttpProblem ? { code: error.code, ...(details.retryAfter !== undefined && { retry_after: details.retryAfter }) } : undefined;
   return reply
     .code(status)

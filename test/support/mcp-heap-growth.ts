@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { startSandboxApp } from '../sandbox/support.js';
+import { mcpRequestInit } from './mcp-json-rpc.js';
 
 /**
  * Run as its own process with --expose-gc (see test/mcp/memory.test.ts): drives one app
@@ -17,12 +18,6 @@ const base = await sandbox.app.listen({ port: 0, host: '127.0.0.1' });
 const token = await sandbox.newKey();
 const cart = await sandbox.newCart(token);
 
-const MODERN_META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'heap-growth', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-
 const calls: [path: string, method: string, params: Record<string, unknown>][] = [
   ['/mcp', 'tools/list', {}],
   ['/mcp', 'tools/call', { name: 'search_catalog', arguments: { query: 'olive oil', limit: 5 } }],
@@ -37,17 +32,7 @@ const calls: [path: string, method: string, params: Record<string, unknown>][] =
 async function send(index: number): Promise<void> {
   const [path, method, params] = calls[index % calls.length]!;
   const modern = Math.floor(index / calls.length) % 2 === 1;
-  const name = typeof params.name === 'string' ? params.name : undefined;
-  const response = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-      ...(modern && { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name && { 'mcp-name': name }) }),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: index, method, params: modern ? { ...params, _meta: MODERN_META } : params }),
-  });
+  const response = await fetch(`${base}${path}`, mcpRequestInit(method, params, { modern, token, id: index }));
   const text = await response.text();
   assert.equal(response.status, 200, text);
   assert.ok(text.includes(method === 'tools/list' ? '"tools"' : '"content"'), text);
