@@ -24,7 +24,7 @@ export interface MarketContext {
 export const DEFAULT_COUNTRY = 'IT';
 
 /**
- * Decision 1: the country picks its region, the currency defaults to the region's,
+ * docs/decisions.md, Markets: the country picks its region, the currency defaults to the region's,
  * and any other currency, unserved country or malformed value is an invalid market.
  */
 export function resolveMarket(snapshot: CatalogSnapshot, input: MarketInput): Market {

@@ -27,7 +27,7 @@ export interface PublicProduct {
   price_range: { minimum: number; maximum: number; currency: string } | null;
 }
 
-/** A product as the catalog serves it in one market (contract section 2.1). */
+/** A product as the catalog serves it in one market (the `Product` schema of /openapi.json). */
 export function renderProduct(product: CatalogProduct, market: Market, storefrontUrl: string): PublicProduct {
   const text = product.texts.get(market.locale) ?? product.texts.get('en')!;
   const range = minorPriceRange(product, market.region);

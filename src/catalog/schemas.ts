@@ -1,7 +1,7 @@
 import { Type, type TSchema } from 'typebox';
 
 /**
- * The catalog resources of contract section 2.1. Each has an `$id` equal to its
+ * The catalog resources of the contract. Each has an `$id` equal to its
  * contract name: routes refer to them with `Type.Ref`, and `/openapi.json` lists them
  * under that name in `components.schemas`.
  */
@@ -9,7 +9,7 @@ import { Type, type TSchema } from 'typebox';
 const nullable = <T extends TSchema>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
 
-/** A plain `enum` (not a union of consts), so that clients and generators read it as the list of codes (decision 2). */
+/** A plain `enum` (not a union of consts), so that clients and generators read it as the list of codes (docs/decisions.md, Invalid queries). */
 export const PublicApiErrorCode = Type.Enum(
   ['REGION_NOT_FOUND', 'PRODUCT_NOT_FOUND', 'INVALID_HANDLE', 'INVALID_QUERY', 'RATE_LIMITED', 'INTERNAL_ERROR'],
   { type: 'string' },

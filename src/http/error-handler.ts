@@ -66,7 +66,7 @@ export function problemBody(request: FastifyRequest, problem: HttpProblem): obje
   return isSandbox(request) ? sandboxErrorBody(problem) : catalogErrorBody(problem, request.id);
 }
 
-/** `SandboxError` of contract section 2.2. */
+/** The contract's `SandboxError` body. */
 export function sandboxErrorBody(problem: HttpProblem): object {
   const { scope, retryAfter } = problem.details;
   return {
@@ -77,7 +77,7 @@ export function sandboxErrorBody(problem: HttpProblem): object {
   };
 }
 
-/** `PublicApiError` of contract section 2.1. */
+/** The contract's `PublicApiError` body. */
 export function catalogErrorBody(problem: HttpProblem, requestId: string): object {
   return { error: { code: problem.code, message: problem.message, hint: problem.details.hint ?? '' }, request_id: requestId };
 }

@@ -30,7 +30,7 @@ declare module 'fastify' {
  * (and the MCP tools mirroring them) share one window per client. Counting and storage
  * are @fastify/rate-limit's; this adds the IETF draft headers (RateLimit-Reset in
  * delta-seconds, equal to Retry-After on a 429) and the surface's error envelope.
- * With Redis the counters are shared by all instances (decision 7).
+ * With Redis the counters are shared by all instances (docs/decisions.md, Rate limit).
  */
 export const rateLimits = fp(
   async (app: FastifyInstance) => {

@@ -21,7 +21,7 @@ export interface ReadinessReport {
 
 /**
  * Runs every probe at once, each bounded in time. The response names what failed but
- * never why (decision 10: no internals in bodies); the reason goes to the log.
+ * never why (docs/decisions.md, Errors: no internals in bodies); the reason goes to the log.
  */
 export function readinessChecker(probes: ReadinessProbe[], log: FastifyBaseLogger): () => Promise<ReadinessReport> {
   const warnings = new Map(probes.map((probe) => [probe.name, throttledWarning(log, `readiness probe ${probe.name} failed`)]));

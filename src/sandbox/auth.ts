@@ -50,7 +50,7 @@ export async function authenticate(
   return { keyId: key.id, scopes: key.scopes, expiresAt: key.expiresAt };
 }
 
-/** Decision 13: services answer a missing scope with 403; the explicit routes check first and answer 401. */
+/** docs/decisions.md, Scope per route: services answer a missing scope with 403; the explicit routes check first and answer 401. */
 export function requireScope(principal: SandboxPrincipal, scope: Scope, status: 401 | 403 = 403): void {
   if (!principal.scopes.includes(scope)) throw insufficientScope(scope, status);
 }

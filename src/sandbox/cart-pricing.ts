@@ -5,7 +5,7 @@ import type { CartContents, CartLine } from './cart-store.js';
 import type { ShippingRate } from './shipping.js';
 
 /**
- * Decision 16: the region of the address's country when it sells in the cart's
+ * docs/decisions.md, Cart market: the region of the address's country when it sells in the cart's
  * currency, else the region of the default country (IT) for its currency, else the
  * first region selling that currency. Undefined when no region sells it.
  */

@@ -42,7 +42,7 @@ export interface CartServiceDeps {
   clock: Clock;
   /** The current catalog snapshot; read once per operation so one answer never mixes two catalogs. */
   snapshot: () => CatalogSnapshot;
-  /** Minor units per currency (decision 17). */
+  /** Minor units per currency (docs/decisions.md, Shipping). */
   shippingAmounts: Record<string, number>;
 }
 
@@ -70,7 +70,7 @@ export class SandboxCartService {
       throw invalidRequest(`The sandbox sells in ${supported.join(', ')}; ${currency} is not one of them.`);
     }
     const now = this.deps.clock();
-    // Only stored keys can hold cart:write, so there is an expiry, and the cart shares it (decision 20).
+    // Only stored keys can hold cart:write, so there is an expiry, and the cart shares it (docs/decisions.md, Keys).
     const cart = await insertCart(
       this.deps.db,
       { id: newId('sandbox_cart'), keyId: principal.keyId, currency, contents: { items: [] } },
@@ -85,7 +85,7 @@ export class SandboxCartService {
     return this.view(await this.ownedCart(principal, cartId), this.deps.snapshot());
   }
 
-  /** Adding a variant already in the cart adds to its quantity (decision 16). */
+  /** Adding a variant already in the cart adds to its quantity (docs/decisions.md, Cart market). */
   addItem(principal: SandboxPrincipal, cartId: string, item: SandboxItemInput): Promise<SandboxCartView> {
     return this.change(principal, cartId, (contents, priced, snapshot) => {
       const sale = sellability(snapshot, item.variant_id, priced.region);
@@ -132,7 +132,7 @@ export class SandboxCartService {
     });
   }
 
-  /** Decision 18: a simulated checkout; nothing is created anywhere, and the cart stays as it is. */
+  /** docs/decisions.md, Checkout: a simulated checkout; nothing is created anywhere, and the cart stays as it is. */
   async checkout(principal: SandboxPrincipal, cartId: string): Promise<SandboxCartView> {
     requireScope(principal, CHECKOUT_SCOPE);
     const cart = await this.ownedCart(principal, cartId);

@@ -2,7 +2,7 @@ import { HttpProblem } from '../http/problem.js';
 import type { Scope } from './scopes.js';
 
 /**
- * Decision 15: the `SandboxError.error` strings. `sandbox_internal_error` is the error
+ * docs/decisions.md, Error strings: the `SandboxError.error` strings. `sandbox_internal_error` is the error
  * handler's answer to an unexpected failure (500) on any sandbox route, and
  * `sandbox_unavailable` its answer (503, Retry-After) while the store is unreachable.
  */
@@ -46,7 +46,7 @@ function unauthorized(message: string, attributes: string[], scope: Scope | unde
   });
 }
 
-/** Decision 13: 401 on the explicit routes, 403 for checkout and the compatibility route. */
+/** docs/decisions.md, Scope per route: 401 on the explicit routes, 403 for checkout and the compatibility route. */
 export function insufficientScope(scope: Scope, status: 401 | 403): HttpProblem {
   return new HttpProblem(status, 'sandbox_insufficient_scope', `This key lacks the ${scope} scope.`, {
     scope,
@@ -54,7 +54,7 @@ export function insufficientScope(scope: Scope, status: 401 | 403): HttpProblem 
   });
 }
 
-/** Decision 14: another key's cart is reported exactly like a cart that does not exist. */
+/** docs/decisions.md, Ownership: another key's cart is reported exactly like a cart that does not exist. */
 export function cartNotFound(cartId: string): HttpProblem {
   return new HttpProblem(404, 'sandbox_not_found', `No cart ${cartId} belongs to this key.`);
 }

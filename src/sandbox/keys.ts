@@ -23,7 +23,7 @@ export interface StoredKey {
 
 /**
  * Creates a key valid for 24 hours. The scopes were validated by the caller's schema
- * (known, unique, at most 3); none named means all three (decision 12).
+ * (known, unique, at most 3); none named means all three (docs/decisions.md, Default scopes).
  */
 export async function issueKey(db: Db, now: Date, requested: readonly Scope[] | undefined): Promise<IssuedKey> {
   const wanted = requested && requested.length > 0 ? requested : DEFAULT_SCOPES;

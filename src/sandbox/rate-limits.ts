@@ -9,7 +9,7 @@ export interface SandboxRateLimits {
   carts: RateLimitCheck;
 }
 
-/** Decision 21: named counters, so the REST routes and the MCP tools share one window. */
+/** docs/decisions.md, Sandbox limits: named counters, so the REST routes and the MCP tools share one window. */
 export function defineSandboxRateLimits(app: FastifyInstance, config: SandboxConfig): SandboxRateLimits {
   return {
     keys: app.defineRateLimit({

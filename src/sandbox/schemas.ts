@@ -3,7 +3,7 @@ import { SANDBOX_ERROR_CODES } from './errors.js';
 import { SCOPES } from './scopes.js';
 
 /**
- * The sandbox resources of contract section 2.2, each with an `$id` equal to its
+ * The sandbox resources of the contract, each with an `$id` equal to its
  * contract name: routes refer to them with `Type.Ref`, and `/openapi.json` lists them
  * under that name. "No additional properties" in the contract is
  * `additionalProperties: false` here, and the validator rejects (never strips) extras.

@@ -9,7 +9,7 @@ export interface ShippingRate {
 }
 
 /**
- * Decision 17: one simulated option with a configured amount per currency. A currency
+ * docs/decisions.md, Shipping: one simulated option with a configured amount per currency. A currency
  * without a configured amount has no option; carts cannot be opened in it.
  */
 export function shippingRatesFor(currency: string, amounts: Record<string, number>): ShippingRate[] {

@@ -10,7 +10,7 @@ const UNBIASED_LIMIT = 256 - (256 % BASE62.length);
 /** What a token may look like at all; anything else is rejected before any lookup. */
 export const TOKEN_SHAPE = /^sbx_test_[A-Za-z0-9_]{8,200}$/;
 
-/** Decision 11: `sbx_test_` followed by random base62 characters from the CSPRNG. */
+/** docs/decisions.md, Keys: `sbx_test_` followed by random base62 characters from the CSPRNG. */
 export function generateToken(): string {
   let random = '';
   while (random.length < RANDOM_LENGTH) {

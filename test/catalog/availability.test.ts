@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { getOk } from '../support/catalog-assertions.js';
 import { product, skuVariants, startCatalogApp, variant, type CatalogTestApp } from '../support/catalog-builder.js';
 
-/** Contract section 3, one variant per row (and per order-sensitive combination). */
+/** docs/decisions.md, Availability: one variant per row (and per order-sensitive combination). */
 const ROWS = [
   { sku: 'UNMANAGED', fields: { manage_inventory: false, inventory_quantity: 0, allow_backorder: false }, status: 'in_stock', purchasable: true },
   { sku: 'IN-STOCK', fields: { manage_inventory: true, inventory_quantity: 5, allow_backorder: false }, status: 'in_stock', purchasable: true },
@@ -12,7 +12,7 @@ const ROWS = [
   { sku: 'OUT-OF-STOCK', fields: { manage_inventory: true, inventory_quantity: 0, allow_backorder: false }, status: 'out_of_stock', purchasable: false },
 ] as const;
 
-describe('variant availability (contract section 3)', () => {
+describe('variant availability', () => {
   let testApp: CatalogTestApp;
   let variants: Map<string, any>;
 

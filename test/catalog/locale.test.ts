@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { getOk } from '../support/catalog-assertions.js';
 import { day, product, startCatalogApp, type CatalogTestApp } from '../support/catalog-builder.js';
 
-describe('locale texts with English fallback (decision 5)', () => {
+describe('locale texts with English fallback (docs/decisions.md, Locales)', () => {
   let testApp: CatalogTestApp;
 
   before(async () => {

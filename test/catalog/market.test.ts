@@ -6,7 +6,7 @@ import { useSharedApp } from '../support/shared-app.js';
 const LIST = '/public/v1/products';
 const DETAIL = '/public/v1/products/caffe-espresso-blend';
 
-describe('catalog market resolution (decision 1)', () => {
+describe('catalog market resolution (docs/decisions.md, Markets)', () => {
   const shared = useSharedApp();
 
   for (const path of [LIST, DETAIL]) {

@@ -22,7 +22,7 @@ function midWalkChange(demo: CatalogFile, suffix: string, createdAt: string): Ca
   return catalog([newest, repriced], demo.regions);
 }
 
-describe('cursor walks are stable while the catalog changes (decision 4)', () => {
+describe('cursor walks are stable while the catalog changes (docs/decisions.md, Cursors)', () => {
   let testApp: TestApp;
   let client: ContractClient;
   let demo: CatalogFile;

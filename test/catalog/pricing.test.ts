@@ -4,7 +4,7 @@ import { getOk } from '../support/catalog-assertions.js';
 import { product, skuVariants, startCatalogApp, variant, type CatalogTestApp } from '../support/catalog-builder.js';
 
 /**
- * Decision 6. OIL-500 has a reg_eu price and no USD price; OIL-750 has both; neither has
+ * docs/decisions.md, Prices. OIL-500 has a reg_eu price and no USD price; OIL-750 has both; neither has
  * a GBP region price. NO-USD has no USD price at all.
  */
 const PRODUCTS = [
@@ -31,7 +31,7 @@ const PRODUCTS = [
   product('no-usd', { variants: [variant('NO-USD', { prices: [{ currency: 'EUR', amount: 5 }] })] }),
 ];
 
-describe('variant prices and price_range per market (decision 6)', () => {
+describe('variant prices and price_range per market (docs/decisions.md, Prices)', () => {
   let testApp: CatalogTestApp;
 
   before(async () => {

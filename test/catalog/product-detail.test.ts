@@ -5,7 +5,7 @@ import { useSharedApp } from '../support/shared-app.js';
 
 const DETAIL = '/public/v1/products';
 
-describe('GET /public/v1/products/{handle} (decision 8)', () => {
+describe('GET /public/v1/products/{handle} (docs/decisions.md, Handles)', () => {
   const shared = useSharedApp();
 
   it('200 with the product, all its variants and the market context', async () => {

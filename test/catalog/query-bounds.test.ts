@@ -5,7 +5,7 @@ import { useSharedApp } from '../support/shared-app.js';
 
 const LIST = '/public/v1/products';
 
-describe('GET /public/v1/products query bounds (contract 4.1 and 8, decision 2)', () => {
+describe('GET /public/v1/products query bounds (docs/decisions.md, Invalid queries)', () => {
   const shared = useSharedApp();
 
   const invalidQuery = async (query: string) => {

@@ -20,7 +20,7 @@ const PRODUCTS = [
   product('twin-a', { title: 'Twin', created_at: day(7) }),
 ];
 
-describe('search and ordering (decision 3)', () => {
+describe('search and ordering (docs/decisions.md, Ordering)', () => {
   let testApp: CatalogTestApp;
 
   before(async () => {

@@ -12,7 +12,7 @@ const PRODUCTS = [
 ];
 const HIDDEN = ['saffron-draft', 'saffron-by-weight', 'saffron-draft-by-weight'];
 
-describe('draft and weighted products are never served (contract 1.4)', () => {
+describe('draft and weighted products are never served', () => {
   let testApp: CatalogTestApp;
 
   before(async () => {

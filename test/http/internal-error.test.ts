@@ -10,13 +10,13 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
  * Catalog reads are served from the in-memory read model, so no request reaches a
  * failing store: there is no real way to make the catalog routes fail. These routes,
  * documented like the catalog routes, fail the way an unexpected bug would, and prove
- * what any such failure looks like (decision 10).
+ * what any such failure looks like (docs/decisions.md, Errors).
  */
 const SQL_ERROR = 'SQLITE_ERROR: near "FROM": syntax error in SELECT id, handle FROM products WHERE status = ? (at /work/main/src/store/database.ts:42)';
 
 const LEAKS = [/SELECT/i, /FROM/, /SQLITE/, /products/, /no_such_table/, /relation/, /\.ts\b/, /\/work\//, /\bat \w+/, /stack/i];
 
-describe('500 INTERNAL_ERROR never leaks internals (decision 10)', () => {
+describe('500 INTERNAL_ERROR never leaks internals (docs/decisions.md, Errors)', () => {
   let testApp: TestApp;
   let client: ContractClient;
 

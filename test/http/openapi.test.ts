@@ -20,7 +20,7 @@ const ERROR_CODES = ['REGION_NOT_FOUND', 'PRODUCT_NOT_FOUND', 'INVALID_HANDLE', 
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 const CATALOG_OPERATIONS = ['/public/v1/products', '/public/v1/products/{handle}'];
 
-describe('GET /openapi.json (contract 4.2 and 9)', () => {
+describe('GET /openapi.json', () => {
   let testApp: TestApp;
   let doc: any;
 

@@ -17,7 +17,7 @@ function assertRateLimitHeaders(response: CheckedResponse, remaining: number): v
   assert.ok(Number(reset) >= 1 && Number(reset) <= 60, `RateLimit-Reset ${reset} is not 1..60`);
 }
 
-describe('catalog rate limit: 120 per client IP per minute (contract 8, decision 7)', () => {
+describe('catalog rate limit: 120 per client IP per minute (docs/decisions.md, Rate limit)', () => {
   let testApp: TestApp;
   let client: ContractClient;
 

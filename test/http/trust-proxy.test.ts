@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { useSharedApp } from '../support/shared-app.js';
 
 /**
- * The client address decides the catalog rate-limit window (decision 7), so the
+ * The client address decides the catalog rate-limit window (docs/decisions.md, Rate limit), so the
  * remaining count shows which address the service believed.
  */
 const LIST = '/public/v1/products?limit=1';

@@ -6,7 +6,7 @@ export interface CartRouteCase {
   url: string;
   payload?: unknown;
   headers?: Record<string, string>;
-  /** The scope the route needs (decision 13). */
+  /** The scope the route needs (docs/decisions.md, Scope per route). */
   scope: 'cart:write' | 'checkout:create';
   /** The status of a key lacking the scope: 401 on the explicit routes, 403 on checkout and the compatibility route. */
   insufficientStatus: 401 | 403;

@@ -42,7 +42,7 @@ describe('the sandbox in /openapi.json', () => {
     assert.deepEqual(result, { valid: true }, JSON.stringify(result.errors));
   });
 
-  test('every resource of contract 2.2 is a named component; request bodies reject extra properties', () => {
+  test('every sandbox resource of the contract is a named component; request bodies reject extra properties', () => {
     for (const name of COMPONENTS) assert.ok(document.components.schemas[name], name);
     for (const name of CLOSED) assert.equal(document.components.schemas[name].additionalProperties, false, name);
   });

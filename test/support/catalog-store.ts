@@ -33,7 +33,7 @@ export async function readDemoCatalog(): Promise<CatalogFile> {
   return JSON.parse(await readFile(DEMO_CATALOG_PATH, 'utf8')) as CatalogFile;
 }
 
-/** The handles the demo catalog serves, newest first (decision 3). */
+/** The handles the demo catalog serves, newest first (docs/decisions.md, Ordering). */
 export function servedHandles(file: CatalogFile): string[] {
   return file.products
     .filter((product) => product.status === 'published' && !product.weighted)

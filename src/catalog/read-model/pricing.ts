@@ -7,7 +7,7 @@ export interface Availability {
   purchasable: boolean;
 }
 
-/** Contract section 3, evaluated in the table's order on every read. */
+/** docs/decisions.md, Availability: evaluated in that order on every read. */
 export function availabilityOf(variant: CatalogVariant): Availability {
   if (!variant.manageInventory || variant.inventoryQuantity > 0) return { status: 'in_stock', purchasable: true };
   if (variant.allowBackorder) return { status: 'backorder', purchasable: true };

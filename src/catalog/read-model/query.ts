@@ -11,7 +11,7 @@ export interface RankedProduct {
 }
 
 /**
- * The matching products in their served order (decision 3). Relevance is a tier that
+ * The matching products in their served order (docs/decisions.md, Ordering). Relevance is a tier that
  * depends only on the product and the query, never on corpus statistics, so the order
  * and therefore keyset cursors stay stable while the catalog changes.
  */

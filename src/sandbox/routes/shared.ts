@@ -13,7 +13,7 @@ export interface SandboxRouteKit {
   services: SandboxServices;
   /**
    * The onRequest guard of a cart route: authenticate, count the call against the key's
-   * limit, then (explicit routes, decision 13) answer a missing `scope` with 401. Without
+   * limit, then (explicit routes, docs/decisions.md, Scope per route) answer a missing `scope` with 401. Without
    * `enforce` the scope is only named in a 401 and the service checks it (403).
    */
   guard(scope?: Scope, enforce?: boolean): onRequestHookHandler[];
