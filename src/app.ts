@@ -1,11 +1,13 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { catalogPlugin } from './catalog/catalog-plugin.js';
+import { publicApiErrors } from './catalog/errors.js';
 import { catalogSchemas } from './catalog/schemas.js';
 import { mcpPlugin } from './mcp/mcp-plugin.js';
+import { openApiDocument } from './openapi-document.js';
 import { seedEmptyStore } from './catalog/seed.js';
 import type { Config } from './config.js';
 import { clientErrorHandler } from './http/client-errors.js';
-import { errorHandler, frameworkErrorHandler } from './http/error-handler.js';
+import { errorSurfaces, frameworkErrorHandler } from './http/error-surface.js';
 import { serializeJson } from './http/json-serializer.js';
 import { openapi } from './http/openapi.js';
 import { rateLimits } from './http/rate-limit.js';
@@ -74,8 +76,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   for (const schema of [...catalogSchemas, ...sandboxSchemas]) app.addSchema(schema);
 
-  await app.register(openapi, { config });
-  await app.register(errorHandler);
+  await app.register(openapi, { document: openApiDocument(config) });
+  // Each feature answers its own errors in its own context; URLs none claims get the public API's envelope.
+  await app.register(errorSurfaces, { fallback: publicApiErrors });
   await app.register(requestIdHeader);
   await app.register(requestGuards);
   await app.register(closeUnfinishedRequestsOnShutdown);

@@ -4,6 +4,8 @@ import type { Config } from '../config.js';
 import { followCatalogChanges } from './catalog-change-feed.js';
 import { CatalogService } from './catalog-service.js';
 import { CursorCodec } from './cursor.js';
+import { publicApiErrors } from './errors.js';
+import { useErrorSurface } from '../http/error-surface.js';
 import { deploymentSecret } from '../store/deployment-secrets.js';
 import { CatalogReadModel } from './read-model/read-model.js';
 import { getProductRoute } from './routes/get-product.js';
@@ -23,7 +25,11 @@ declare module 'fastify' {
 /** The key of the MACs that make cursors tamper-evident. */
 const CURSOR_SECRET = 'catalog_cursor_mac';
 
-/** The public catalog: its read model, the service over it, and the two REST routes. */
+/**
+ * The public catalog: its read model, the service over it (decorated as `app.catalog`),
+ * and the REST routes under `/public`, in a context of their own that answers their
+ * errors and unknown routes in the public API's envelope.
+ */
 export const catalogPlugin = fp<{ config: Config; store: Store }>(
   async (app: FastifyInstance, { config, store }) => {
     const readModel = new CatalogReadModel(store.db, app.log);
@@ -46,8 +52,14 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
       message: `Rate limit exceeded: ${config.catalogRateLimit} catalog requests per minute per client IP.`,
     });
     app.decorate('catalogRateLimit', rateLimit);
-    listProductsRoute(app, catalog, rateLimit);
-    getProductRoute(app, catalog, rateLimit);
+    await app.register(
+      async (routes) => {
+        useErrorSurface(routes, publicApiErrors);
+        listProductsRoute(routes, catalog, rateLimit);
+        getProductRoute(routes, catalog, rateLimit);
+      },
+      { prefix: '/public' },
+    );
   },
-  { name: 'catalog', dependencies: ['rate-limits', 'redis'] },
+  { name: 'catalog', dependencies: ['rate-limits', 'redis', 'error-surfaces'] },
 );

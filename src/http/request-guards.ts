@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { invalidRequestCode } from './error-handler.js';
-import { HttpProblem } from './problem.js';
+import { MalformedRequest } from './problem.js';
 
 /**
  * Headers that must appear at most once. Node keeps only the first `Host` and joins or
@@ -26,19 +25,19 @@ export const requestGuards = fp(
     app.addHook('onRequest', async (request) => {
       const repeated = repeatedSingleHeader(request.raw.rawHeaders);
       if (repeated !== undefined) {
-        throw new HttpProblem(400, invalidRequestCode(request), `The ${repeated} header appears more than once.`, {
+        throw new MalformedRequest(400, `The ${repeated} header appears more than once.`, {
           hint: `Send exactly one ${repeated} header.`,
         });
       }
       const coding = unsupportedContentEncoding(request);
       if (coding !== undefined) {
-        throw new HttpProblem(415, invalidRequestCode(request), `Content-Encoding "${coding}" is not supported.`, {
+        throw new MalformedRequest(415, `Content-Encoding "${coding}" is not supported.`, {
           hint: 'Send the request body uncompressed, without a Content-Encoding header.',
         });
       }
     });
   },
-  { name: 'request-guards', dependencies: ['error-handler'] },
+  { name: 'request-guards', dependencies: ['error-surfaces'] },
 );
 
 function repeatedSingleHeader(rawHeaders: string[]): string | undefined {

@@ -2,17 +2,10 @@ import { Type } from 'typebox';
 import type { CatalogService } from '../catalog/catalog-service.js';
 import { marketFields, queryFields } from '../catalog/query-schemas.js';
 import { HANDLE_PATTERN } from '../catalog/routes/get-product.js';
-import { catalogErrorBody } from '../http/error-handler.js';
+import { publicApiErrors } from '../catalog/errors.js';
 import { HttpProblem } from '../http/problem.js';
 import type { ToolSchemaCompiler } from './json-schema.js';
-import { defineTool, type ToolDefinition, type ToolSurface } from './tool.js';
-
-/** Catalog tools answer like the catalog's REST routes, whichever MCP server lists them. */
-const catalogSurface: ToolSurface = {
-  render: (problem, { request }) => catalogErrorBody(problem, request.id),
-  invalidArgumentCode: 'INVALID_QUERY',
-  internalErrorCode: 'INTERNAL_ERROR',
-};
+import { defineTool, type ToolDefinition } from './tool.js';
 
 /**
  * The catalog service's hints speak REST (routes, query parameters); past the argument
@@ -45,7 +38,7 @@ const MARKET_NOTE =
  */
 export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompiler): ToolDefinition[] {
   return [
-    defineTool(catalogSurface, {
+    defineTool(publicApiErrors, {
       name: 'search_catalog',
       title: 'Search the catalog',
       description: `Searches published products by free text over title and handle (case- and accent-insensitive, word prefixes) and returns a page of products with variants, the calculated price in the market and availability (in_stock, backorder, out_of_stock; purchasable). Omit query to browse newest first. Use next_cursor from the result as cursor for the next page (same query and market). ${MARKET_NOTE} Next: get_product for one product's full detail, or add a purchasable variant's id to a sandbox cart.`,
@@ -60,7 +53,7 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       run: (args, { request }) => ({ ...inToolTerms(() => catalog.listProducts({ ...args, q: args.query })), request_id: request.id }),
     }),
 
-    defineTool(catalogSurface, {
+    defineTool(publicApiErrors, {
       name: 'get_product',
       title: 'Get one product',
       description: `Returns one published product by handle with all variants, option combinations, calculated prices in the market and availability. Unknown, draft or weighted products are PRODUCT_NOT_FOUND. ${MARKET_NOTE} Next: pick a purchasable variant (availability.purchasable and a non-null price) for a sandbox cart.`,
@@ -78,7 +71,7 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       run: (args, { request }) => ({ ...inToolTerms(() => catalog.getProduct(args.handle, args)), request_id: request.id }),
     }),
 
-    defineTool(catalogSurface, {
+    defineTool(publicApiErrors, {
       name: 'list_markets',
       title: 'List markets',
       description:

@@ -9,12 +9,13 @@ import {
 } from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { applyProblemHeaders } from '../http/error-handler.js';
+import { useErrorSurface, type ErrorSurface } from '../http/error-surface.js';
 import { HttpProblem } from '../http/problem.js';
 import type { RateLimitCheck } from '../http/rate-limit.js';
 import { bindTools, type ToolContext, type ToolDefinition } from './tool.js';
 
 export interface McpEndpointOptions {
+  /** Under `/mcp`: `''` is `/mcp` itself. */
   path: string;
   name: string;
   version: string;
@@ -39,28 +40,25 @@ const OTHER_METHODS = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as co
 const HOST_SHAPE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
 
 /**
- * Registers the MCP endpoints of `register` in a context of their own, so that their
- * failures (a malformed JSON body, a rate limit, a bad Host) answer as JSON-RPC errors
- * rather than in the catalog's envelope, and none of their answers is cached. Every
- * request to them, whatever its method or body, counts against `rateLimit` before
- * anything else is done with it.
+ * Registers the MCP endpoints of `register` under `/mcp`, in a context of their own, so
+ * that their failures (a malformed JSON body, a rate limit, a bad Host, an unknown path)
+ * answer as JSON-RPC errors rather than in the catalog's envelope, and none of their
+ * answers is cached. Every request to them, whatever its method or body, counts against
+ * `rateLimit` before anything else is done with it.
  */
 export async function mcpEndpoints(
   app: FastifyInstance,
   rateLimit: RateLimitCheck,
   register: (scope: FastifyInstance) => void,
 ): Promise<void> {
-  await app.register(async (scope) => {
-    scope.setErrorHandler(async (error: FastifyError | HttpProblem, request, reply) => sendJsonRpcError(request, reply, error));
-    scope.addHook('onRequest', rateLimit);
-    // Answers hold sandbox keys, carts and addresses, and a JSON-RPC answer belongs to its
-    // one exchange: no cache may keep any of them, errors included.
-    scope.addHook('onSend', async (_request, reply, payload) => {
-      reply.header('cache-control', 'no-store');
-      return payload;
-    });
-    register(scope);
-  });
+  await app.register(
+    async (scope) => {
+      useErrorSurface(scope, jsonRpcErrors);
+      scope.addHook('onRequest', rateLimit);
+      register(scope);
+    },
+    { prefix: '/mcp' },
+  );
 }
 
 /**
@@ -165,24 +163,29 @@ const SERVER_REFUSED = -32000;
 
 const UNPARSABLE_BODY = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY']);
 
-function sendJsonRpcError(request: FastifyRequest, reply: FastifyReply, error: FastifyError | HttpProblem): FastifyReply {
-  const status = error.statusCode ?? 500;
-  if (status >= 500) request.log.error({ err: error }, 'MCP request failed');
-  const code = UNPARSABLE_BODY.has((error as FastifyError).code)
-    ? PARSE_ERROR
-    : status >= 500
-      ? INTERNAL_ERROR
-      : error instanceof HttpProblem
-        ? SERVER_REFUSED
-        : INVALID_REQUEST;
-  const message = status >= 500 ? 'Internal error.' : code === PARSE_ERROR ? `Parse error: ${error.message}` : error.message;
-  const details = error instanceof HttpProblem ? error.details : {};
-  applyProblemHeaders(reply, details);
-  const data = error instanceof HttpProblem ? { code: error.code, ...(details.retryAfter !== undefined && { retry_after: details.retryAfter }) } : undefined;
-  return reply
-    .code(status)
-    .type('application/json; charset=utf-8')
-    .send({ jsonrpc: '2.0', id: requestId(request.body), error: { code, message, ...(data && { data }) } });
+/**
+ * The MCP endpoints' envelope: a JSON-RPC error answering the request's id. A body that is
+ * not JSON is the parse error, a malformed request the invalid-request error, an
+ * unexpected failure the internal error; a refusal by a limit or a policy carries its
+ * code (and `retry_after`) in `data`. JSON-RPC answers hold sandbox keys, carts and
+ * addresses and belong to their one exchange: no cache may keep any of them.
+ */
+const jsonRpcErrors: ErrorSurface = {
+  body: (problem, exchange) => ({ jsonrpc: '2.0', id: requestId(exchange.body), error: jsonRpcError(problem) }),
+  invalidRequestCode: 'invalid_request',
+  notFoundCode: 'not_found',
+  internalErrorCode: 'internal_error',
+  recognise: (error) =>
+    UNPARSABLE_BODY.has((error as FastifyError).code) ? new HttpProblem(400, 'parse_error', `Parse error: ${(error as Error).message}`) : undefined,
+  headers: { 'cache-control': 'no-store' },
+};
+
+function jsonRpcError(problem: HttpProblem): object {
+  if (problem.statusCode >= 500) return { code: INTERNAL_ERROR, message: 'Internal error.' };
+  if (problem.code === 'parse_error') return { code: PARSE_ERROR, message: problem.message };
+  if (problem.code === jsonRpcErrors.invalidRequestCode) return { code: INVALID_REQUEST, message: problem.message };
+  const { retryAfter } = problem.details;
+  return { code: SERVER_REFUSED, message: problem.message, data: { code: problem.code, ...(retryAfter !== undefined && { retry_after: retryAfter }) } };
 }
 
 /** The id of the JSON-RPC request being refused, or null when there is none to answer. */

@@ -29,7 +29,7 @@ export const mcpPlugin = fp<{ config: Config }>(
     await mcpEndpoints(app, app.catalogRateLimit, (scope) => {
       registerMcpEndpoint(scope, {
         ...common,
-        path: '/mcp',
+        path: '',
         name: 'vetrina-catalog',
         instructions: CATALOG_INSTRUCTIONS,
         summary: 'MCP server: read-only product discovery',
@@ -38,7 +38,7 @@ export const mcpPlugin = fp<{ config: Config }>(
       });
       registerMcpEndpoint(scope, {
         ...common,
-        path: '/mcp/sandbox',
+        path: '/sandbox',
         name: 'vetrina-sandbox',
         instructions: SANDBOX_INSTRUCTIONS,
         summary: 'MCP server: simulated cart and checkout',

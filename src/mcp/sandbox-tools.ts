@@ -1,17 +1,15 @@
 import { Type, type Static, type TObject, type TProperties } from 'typebox';
-import { sandboxErrorBody, sandboxUnavailable } from '../http/error-handler.js';
 import { HttpProblem } from '../http/problem.js';
 import { admitCartCall } from '../sandbox/admission.js';
 import type { SandboxPrincipal } from '../sandbox/auth.js';
-import { missingKey, sandboxDisabled } from '../sandbox/errors.js';
+import { missingKey, sandboxDisabled, sandboxErrors } from '../sandbox/errors.js';
 import { recordCall } from '../sandbox/recorded-call.js';
 import type { SandboxServices } from '../sandbox/sandbox-plugin.js';
 import { SandboxAddress, SandboxKeyRequest, SandboxKeyResponse, SandboxShippingOptions } from '../sandbox/schemas.js';
 import { CART_SCOPE, CHECKOUT_SCOPE, type Scope } from '../sandbox/scopes.js';
 import { TOKEN_SHAPE } from '../sandbox/tokens.js';
-import { isStoreUnavailable } from '../store/store-unavailable.js';
 import type { ToolSchemaCompiler } from './json-schema.js';
-import { defineTool, type ToolContext, type ToolDefinition, type ToolSurface } from './tool.js';
+import { defineTool, type ToolContext, type ToolDefinition } from './tool.js';
 
 export interface SandboxToolDeps {
   sandbox: SandboxServices;
@@ -20,12 +18,6 @@ export interface SandboxToolDeps {
   /** Keys per client IP per hour; 0 is no limit. */
   keyRateLimit: number;
 }
-
-const sandboxSurface: ToolSurface = {
-  render: (problem) => sandboxErrorBody(problem),
-  invalidArgumentCode: 'sandbox_invalid_request',
-  internalErrorCode: 'sandbox_internal_error',
-};
 
 const SIMULATED = 'Simulated: nothing real (order, payment, customer, stock reservation) is ever created.';
 
@@ -69,13 +61,10 @@ export function sandboxTools(deps: SandboxToolDeps, schemas: ToolSchemaCompiler)
     }),
   );
 
+  // An unreachable store is answered by the sandbox's error surface, as on REST.
   const guarded = async (work: () => Promise<object>) => {
     if (!deps.enabled) throw sandboxDisabled();
-    try {
-      return await work();
-    } catch (error) {
-      throw isStoreUnavailable(error) ? sandboxUnavailable() : error;
-    }
+    return work();
   };
 
   /** The header wins; a blank header counts as none, so sandbox_key can stand in for it. */
@@ -122,7 +111,7 @@ export function sandboxTools(deps: SandboxToolDeps, schemas: ToolSchemaCompiler)
     annotations: typeof WRITES;
     run(args: Static<TObject<P>>, principal: SandboxPrincipal): Promise<object>;
   }) =>
-    defineTool(sandboxSurface, {
+    defineTool(sandboxErrors, {
       name: spec.name,
       title: spec.title,
       description: `${spec.description} Scope: ${spec.scope}. ${KEY_NOTE}`,
@@ -136,7 +125,7 @@ export function sandboxTools(deps: SandboxToolDeps, schemas: ToolSchemaCompiler)
     });
 
   return [
-    defineTool(sandboxSurface, {
+    defineTool(sandboxErrors, {
       name: 'create_sandbox_key',
       title: 'Create a sandbox key',
       description: `Issues a free sandbox key valid for 24 hours (no credentials needed${deps.keyRateLimit > 0 ? `; ${deps.keyRateLimit} per client IP per hour` : ''}). Scopes: catalog:read, cart:write, checkout:create; omit scopes to get all three. The token is shown once. Next: send it as "Authorization: Bearer <access_token>" on requests to this server (reconnect with that header) or, if this client cannot set headers, pass it as the sandbox_key argument of the cart tools; then call create_cart. ${KEY_TRADE_OFF} ${SIMULATED}`,

@@ -1,23 +1,14 @@
 import type { CallToolResult, McpServer, StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { internalProblem } from '../http/error-handler.js';
 import { serializeJson } from '../http/json-serializer.js';
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem, internalProblem } from '../http/problem.js';
+import type { ErrorSurface } from '../http/error-surface.js';
 import type { ToolInput } from './json-schema.js';
 
 /** What one MCP request gives its tools: the HTTP exchange it arrived on. */
 export interface ToolContext {
   request: FastifyRequest;
   reply: FastifyReply;
-}
-
-/** How a surface answers its tool errors: the same bodies and codes as its REST routes. */
-export interface ToolSurface {
-  render(problem: HttpProblem, context: ToolContext): object;
-  /** The error code of a bad argument, as REST answers a bad query or body. */
-  invalidArgumentCode: string;
-  /** The error code of an unexpected failure, as REST answers a 500. */
-  internalErrorCode: string;
 }
 
 /** A tool built once per process; each request's server only binds it to the request's context. */
@@ -50,7 +41,7 @@ export interface ToolSpec<Args> {
  * is logged and answered with the surface's internal error, never with its message
  * (which may hold SQL or paths).
  */
-export function defineTool<Args>(surface: ToolSurface, spec: ToolSpec<Args>): ToolDefinition {
+export function defineTool<Args>(surface: ErrorSurface, spec: ToolSpec<Args>): ToolDefinition {
   const { name, title, description, input, output, annotations, run } = spec;
   return {
     name,
@@ -59,21 +50,21 @@ export function defineTool<Args>(surface: ToolSurface, spec: ToolSpec<Args>): To
       try {
         const checked = input.check(args);
         if (!checked.ok) {
-          throw new HttpProblem(400, surface.invalidArgumentCode, checked.message, {
+          throw new HttpProblem(400, surface.invalidRequestCode, checked.message, {
             hint: `See the inputSchema of ${name} in tools/list.`,
           });
         }
         const data = await run(checked.args, context);
         return { content: [{ type: 'text', text: serializeJson(data) }], structuredContent: data as Record<string, unknown> };
       } catch (error) {
-        const problem = error instanceof HttpProblem ? error : unexpected(error, surface, name, context);
-        return { isError: true, content: [{ type: 'text', text: JSON.stringify(surface.render(problem, context)) }] };
+        const problem = error instanceof HttpProblem ? error : (surface.recognise?.(error) ?? unexpected(error, surface, name, context));
+        return { isError: true, content: [{ type: 'text', text: JSON.stringify(surface.body(problem, context.request)) }] };
       }
     },
   };
 }
 
-function unexpected(error: unknown, surface: ToolSurface, tool: string, { request }: ToolContext): HttpProblem {
+function unexpected(error: unknown, surface: ErrorSurface, tool: string, { request }: ToolContext): HttpProblem {
   request.log.error({ err: error, tool }, 'MCP tool failed');
   return internalProblem(surface.internalErrorCode);
 }

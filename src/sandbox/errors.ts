@@ -1,4 +1,6 @@
+import type { ErrorSurface } from '../http/error-surface.js';
 import { HttpProblem } from '../http/problem.js';
+import { isStoreUnavailable } from '../store/store-unavailable.js';
 import type { Scope } from './scopes.js';
 
 /**
@@ -82,3 +84,39 @@ export function idempotencyMismatch(): HttpProblem {
 export function sandboxDisabled(): HttpProblem {
   return new HttpProblem(503, 'sandbox_disabled', 'The sandbox is disabled on this server.');
 }
+
+/** How long a sandbox client is asked to wait while the store is unreachable. */
+const STORE_RETRY_AFTER_SECONDS = 5;
+
+/** The sandbox's answer while its store is unreachable, for REST and MCP alike. */
+export function sandboxUnavailable(): HttpProblem {
+  return new HttpProblem(503, 'sandbox_unavailable', 'The sandbox store is unreachable; retry shortly.', {
+    retryAfter: STORE_RETRY_AFTER_SECONDS,
+  });
+}
+
+/** The contract's `SandboxError` body. */
+export function sandboxErrorBody(problem: HttpProblem): object {
+  const { scope, retryAfter } = problem.details;
+  return {
+    error: problem.code,
+    message: problem.message,
+    ...(scope !== undefined && { scope }),
+    ...(retryAfter !== undefined && { retry_after: retryAfter }),
+  };
+}
+
+/**
+ * The sandbox's envelope (`SandboxError`) for everything under `/sandbox`. The sandbox
+ * reads its store on every request, so an unreachable store is 503 with Retry-After
+ * rather than a 500. Sandbox answers hold shipping addresses and keys, so no cache may
+ * keep any of them: successes, errors, unknown routes and rate-limit answers alike.
+ */
+export const sandboxErrors: ErrorSurface = {
+  body: (problem) => sandboxErrorBody(problem),
+  invalidRequestCode: 'sandbox_invalid_request',
+  notFoundCode: 'sandbox_not_found',
+  internalErrorCode: 'sandbox_internal_error',
+  recognise: (error) => (isStoreUnavailable(error) ? sandboxUnavailable() : undefined),
+  headers: { 'cache-control': 'no-store' },
+};

@@ -1,4 +1,4 @@
-import { sandboxErrorBody } from '../http/error-handler.js';
+import { sandboxErrorBody } from './errors.js';
 import { HttpProblem } from '../http/problem.js';
 import type { RecordedResponse } from './idempotency.js';
 

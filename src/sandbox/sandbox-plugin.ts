@@ -5,7 +5,8 @@ import type { Store } from '../store/database.js';
 import { authenticate, type SandboxPrincipal } from './auth.js';
 import { SandboxCartService } from './cart-service.js';
 import type { Clock } from './clock.js';
-import { sandboxDisabled } from './errors.js';
+import { sandboxDisabled, sandboxErrors } from './errors.js';
+import { useErrorSurface } from '../http/error-surface.js';
 import { runIdempotently, type IdempotencyScope, type IdempotentOutcome, type RecordedResponse } from './idempotency.js';
 import { issueKey, type IssuedKey } from './keys.js';
 import { purgeExpiredSandboxData, startPurging, type PurgeReport } from './purge.js';
@@ -63,7 +64,7 @@ const ROUTES = [
 /**
  * The simulated commerce sandbox: its services (decorated as `app.sandbox`), the
  * background purge, and the `/sandbox/v1` routes in a context of their own, so the
- * sandbox's hooks and JSON parser apply to them only.
+ * sandbox's hooks, JSON parser and error envelope apply to them only.
  */
 export const sandboxPlugin = fp<{ config: Config; store: Store; clock: Clock }>(
   async (app: FastifyInstance, { config, store, clock }) => {
@@ -93,7 +94,9 @@ export const sandboxPlugin = fp<{ config: Config; store: Store; clock: Clock }>(
 
     const kit: SandboxRouteKit = { config, services, guard: buildGuard(services) };
 
-    await app.register(async (sandbox) => {
+    await app.register(
+      async (sandbox) => {
+      useErrorSurface(sandbox, sandboxErrors);
       sandbox.addHook('onRequest', async (request, reply) => {
         if (!config.sandbox.enabled) throw sandboxDisabled();
         // Echoed only where it is honoured, i.e. where the route declares the header.
@@ -111,9 +114,11 @@ export const sandboxPlugin = fp<{ config: Config; store: Store; clock: Clock }>(
         else parseJson(request, body as string, done);
       });
       for (const route of ROUTES) route(sandbox, kit);
-    });
+      },
+      { prefix: '/sandbox' },
+    );
   },
-  { name: 'sandbox', dependencies: ['rate-limits', 'catalog'] },
+  { name: 'sandbox', dependencies: ['rate-limits', 'catalog', 'error-surfaces'] },
 );
 
 function honoursIdempotencyKey(request: FastifyRequest): boolean {

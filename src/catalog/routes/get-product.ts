@@ -3,7 +3,8 @@ import { Type, type Static } from 'typebox';
 import type { CatalogService } from '../catalog-service.js';
 import type { RateLimitCheck } from '../../http/rate-limit.js';
 import { marketFields } from '../query-schemas.js';
-import { catalogSchemaError, errorResponse, invalidHandle, rateLimitHeaders } from './shared.js';
+import { invalidHandle } from '../errors.js';
+import { catalogSchemaError, errorResponse, rateLimitHeaders } from './shared.js';
 
 export const HANDLE_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
 
@@ -20,7 +21,7 @@ const Query = Type.Object(marketFields);
 
 export function getProductRoute(app: FastifyInstance, catalog: CatalogService, rateLimit: RateLimitCheck): void {
   app.get<{ Params: Static<typeof Params>; Querystring: Static<typeof Query> }>(
-    '/public/v1/products/:handle',
+    '/v1/products/:handle',
     {
       schema: {
         operationId: 'getProduct',
@@ -46,7 +47,7 @@ export function getProductRoute(app: FastifyInstance, catalog: CatalogService, r
 
   // A handle never contains a slash: a longer path under the product route is a malformed
   // handle (400 INVALID_HANDLE), not an unknown route.
-  app.get('/public/v1/products/*', { schema: { hide: true }, onRequest: rateLimit }, async () => {
+  app.get('/v1/products/*', { schema: { hide: true }, onRequest: rateLimit }, async () => {
     throw invalidHandle('Invalid handle: a handle is a single path segment without "/".');
   });
 }

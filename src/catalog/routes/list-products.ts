@@ -9,7 +9,7 @@ const Query = Type.Object({ ...queryFields, ...marketFields });
 
 export function listProductsRoute(app: FastifyInstance, catalog: CatalogService, rateLimit: RateLimitCheck): void {
   app.get<{ Querystring: Static<typeof Query> }>(
-    '/public/v1/products',
+    '/v1/products',
     {
       schema: {
         operationId: 'listProducts',

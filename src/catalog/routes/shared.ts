@@ -1,7 +1,7 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
 import { Type } from 'typebox';
-import { HttpProblem } from '../../http/problem.js';
+import { catalogProblem, invalidHandle } from '../errors.js';
 
 const rateLimitHeader = (description: string) => Type.Integer({ description });
 
@@ -21,12 +21,6 @@ export const errorResponse = (description: string, withRetryAfter = false) => ({
     : { 'X-Request-Id': rateLimitHeaders['X-Request-Id'] },
 });
 
-export function invalidHandle(message: string): HttpProblem {
-  return new HttpProblem(400, 'INVALID_HANDLE', message, {
-    hint: 'Handles are 1 to 200 lowercase letters, digits and single hyphens, e.g. caffe-espresso-blend.',
-  });
-}
-
 const MARKET_PARAMETERS = new Set(['locale', 'country', 'currency']);
 
 /**
@@ -43,12 +37,16 @@ export function catalogSchemaError(errors: FastifySchemaValidationError[], dataV
   const what = `${field || dataVar} ${error?.message ?? 'is invalid'}`;
   if (dataVar === 'params') return invalidHandle(`Invalid handle: ${what}.`);
   if (MARKET_PARAMETERS.has(field)) {
-    return new HttpProblem(400, 'REGION_NOT_FOUND', `Invalid market: ${what}.`, {
-      hint: 'Use locale en or it, a two-letter country and a three-letter currency, e.g. locale=en&country=IT&currency=EUR.',
-    });
+    return catalogProblem(
+      'REGION_NOT_FOUND',
+      `Invalid market: ${what}.`,
+      'Use locale en or it, a two-letter country and a three-letter currency, e.g. locale=en&country=IT&currency=EUR.',
+    );
   }
-  return new HttpProblem(400, 'INVALID_QUERY', `Invalid query parameter: ${what}.`, {
-    hint: 'Bounds: q up to 120 characters, limit 1 to 20, offset 0 to 1000, cursor up to 512 characters.',
-  });
+  return catalogProblem(
+    'INVALID_QUERY',
+    `Invalid query parameter: ${what}.`,
+    'Bounds: q up to 120 characters, limit 1 to 20, offset 0 to 1000, cursor up to 512 characters.',
+  );
 }
 

@@ -7,7 +7,7 @@ import { CartParams, IDEMPOTENCY_RULES, optionalIdempotencyKey, principalOf, sen
 
 export function addItemRoute(app: FastifyInstance, { services, guard }: SandboxRouteKit): void {
   app.post<{ Params: Static<typeof CartParams>; Body: Static<typeof SandboxItemRequest> }>(
-    '/sandbox/v1/carts/:id/items',
+    '/v1/carts/:id/items',
     {
       schema: {
         operationId: 'addSandboxCartItem',

@@ -19,7 +19,7 @@ export function cartActionRoute(app: FastifyInstance, { config, services, guard 
   };
 
   app.post<{ Params: Static<typeof CartParams>; Body: SandboxAction }>(
-    '/sandbox/v1/carts/:id',
+    '/v1/carts/:id',
     {
       schema: {
         operationId: 'applySandboxCartAction',

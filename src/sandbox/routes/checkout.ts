@@ -6,7 +6,7 @@ import { CartParams, IDEMPOTENCY_RULES, optionalBody, principalOf, requiredIdemp
 
 export function checkoutRoute(app: FastifyInstance, { services, guard }: SandboxRouteKit): void {
   app.post<{ Params: Static<typeof CartParams> }>(
-    '/sandbox/v1/carts/:id/checkout',
+    '/v1/carts/:id/checkout',
     {
       schema: {
         operationId: 'checkoutSandboxCart',

@@ -8,7 +8,7 @@ import { IDEMPOTENCY_RULES, optionalBody, principalOf, requiredIdempotencyKey, s
 export function createCartRoute(app: FastifyInstance, { services, guard }: SandboxRouteKit): void {
   const headers = { ...cartRateLimitHeaders, ...idempotencyHeaders };
   app.post<{ Body: Static<typeof SandboxCartRequest> }>(
-    '/sandbox/v1/carts',
+    '/v1/carts',
     {
       schema: {
         operationId: 'createSandboxCart',

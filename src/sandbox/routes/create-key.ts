@@ -6,7 +6,7 @@ import { optionalBody, type SandboxRouteKit } from './shared.js';
 
 export function createKeyRoute(app: FastifyInstance, { services }: SandboxRouteKit): void {
   app.post<{ Body: Static<typeof SandboxKeyRequest> }>(
-    '/sandbox/v1/keys',
+    '/v1/keys',
     {
       schema: {
         operationId: 'createSandboxKey',

@@ -26,7 +26,7 @@ export function discoveryRoute(app: FastifyInstance, { config }: SandboxRouteKit
   };
 
   app.get(
-    '/sandbox/v1',
+    '/v1',
     {
       schema: {
         operationId: 'getSandboxDiscovery',

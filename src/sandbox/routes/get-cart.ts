@@ -6,7 +6,7 @@ import { CartParams, principalOf, type SandboxRouteKit } from './shared.js';
 
 export function getCartRoute(app: FastifyInstance, { services, guard }: SandboxRouteKit): void {
   app.get<{ Params: Static<typeof CartParams> }>(
-    '/sandbox/v1/carts/:id',
+    '/v1/carts/:id',
     {
       schema: {
         operationId: 'getSandboxCart',

@@ -6,7 +6,7 @@ import { CartParams, principalOf, type SandboxRouteKit } from './shared.js';
 
 export function listShippingOptionsRoute(app: FastifyInstance, { services, guard }: SandboxRouteKit): void {
   app.get<{ Params: Static<typeof CartParams> }>(
-    '/sandbox/v1/carts/:id/shipping-options',
+    '/v1/carts/:id/shipping-options',
     {
       schema: {
         operationId: 'listSandboxShippingOptions',

@@ -10,7 +10,7 @@ const Query = Type.Object({
 
 export function removeItemRoute(app: FastifyInstance, { services, guard }: SandboxRouteKit): void {
   app.delete<{ Params: Static<typeof CartParams>; Querystring: Static<typeof Query> }>(
-    '/sandbox/v1/carts/:id/items',
+    '/v1/carts/:id/items',
     {
       schema: {
         operationId: 'removeSandboxCartItem',

@@ -7,7 +7,7 @@ import { CartParams, IDEMPOTENCY_RULES, optionalIdempotencyKey, principalOf, sen
 
 export function selectShippingOptionRoute(app: FastifyInstance, { services, guard }: SandboxRouteKit): void {
   app.post<{ Params: Static<typeof CartParams>; Body: Static<typeof SandboxShippingOptionRequest> }>(
-    '/sandbox/v1/carts/:id/shipping-option',
+    '/v1/carts/:id/shipping-option',
     {
       schema: {
         operationId: 'selectSandboxShippingOption',

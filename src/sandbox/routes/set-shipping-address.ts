@@ -7,7 +7,7 @@ import { CartParams, IDEMPOTENCY_RULES, optionalIdempotencyKey, principalOf, sen
 
 export function setShippingAddressRoute(app: FastifyInstance, { services, guard }: SandboxRouteKit): void {
   app.post<{ Params: Static<typeof CartParams>; Body: Static<typeof SandboxAddress> }>(
-    '/sandbox/v1/carts/:id/shipping-address',
+    '/v1/carts/:id/shipping-address',
     {
       schema: {
         operationId: 'setSandboxShippingAddress',

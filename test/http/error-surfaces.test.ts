@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { UUID } from '../support/catalog-assertions.js';
+import { listeningPort, rawExchange } from '../support/raw-http.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+/** Each surface answers in its own envelope; these tell them apart. */
+function envelopeOf(response: LightMyRequestResponse): { envelope: string; code: unknown } {
+  const body = response.json();
+  if (body.jsonrpc === '2.0') return { envelope: 'json-rpc', code: body.error.data?.code ?? body.error.code };
+  if (typeof body.error === 'string') return { envelope: 'sandbox', code: body.error };
+  assert.match(body.request_id, UUID);
+  return { envelope: 'public-api', code: body.error.code };
+}
+
+describe('each surface answers its own errors and unknown routes', () => {
+  let testApp: TestApp;
+  before(async () => {
+    testApp = await startTestApp();
+  });
+  after(() => testApp.close());
+
+  for (const [url, envelope, code, noStore] of [
+    ['/public/v1/nothing-here', 'public-api', 'INVALID_QUERY', false],
+    ['/public', 'public-api', 'INVALID_QUERY', false],
+    ['/sandbox/v1/nothing-here', 'sandbox', 'sandbox_not_found', true],
+    ['/sandbox', 'sandbox', 'sandbox_not_found', true],
+    ['/mcp/nothing-here', 'json-rpc', 'not_found', true],
+    ['/nothing-here', 'public-api', 'INVALID_QUERY', false],
+    // A prefix claims its own path segment only.
+    ['/sandboxes', 'public-api', 'INVALID_QUERY', false],
+    ['/mcpx', 'public-api', 'INVALID_QUERY', false],
+  ] as const) {
+    it(`GET ${url}: 404 in the ${envelope} envelope (${code})`, async () => {
+      const response = await testApp.app.inject({ method: 'GET', url });
+      assert.equal(response.statusCode, 404, response.body);
+      assert.deepEqual(envelopeOf(response), { envelope, code });
+      assert.equal(response.headers['cache-control'] === 'no-store', noStore);
+      assert.match(String(response.headers['x-request-id']), UUID);
+    });
+  }
+
+  for (const [url, envelope, code] of [
+    ['/public/v1/products/caffe%zz', 'public-api', 'INVALID_HANDLE'],
+    ['/public/v1/%zz', 'public-api', 'INVALID_QUERY'],
+    ['/sandbox/v1/carts/%zz', 'sandbox', 'sandbox_invalid_request'],
+    ['/mcp/%zz', 'json-rpc', -32600],
+  ] as const) {
+    it(`GET ${url} (a path the router cannot read): 400 in the ${envelope} envelope (${code})`, async () => {
+      const response = await testApp.app.inject({ method: 'GET', url });
+      assert.equal(response.statusCode, 400, response.body);
+      assert.deepEqual(envelopeOf(response), { envelope, code });
+    });
+  }
+
+  it('a malformed request found before any surface is known (two Authorization headers) gets the invalid-request code of the surface it hit, JSON-RPC on /mcp', async () => {
+    const port = await listeningPort(testApp.app);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' });
+    const response = await rawExchange(
+      port,
+      `POST /mcp HTTP/1.1\r\nHost: localhost\r\nAuthorization: a\r\nAuthorization: b\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    assert.equal(response.status, 400, response.text);
+    const answer = JSON.parse(response.body);
+    // Refused before its body was read: JSON-RPC answers such a request with id null.
+    assert.equal(answer.id, null);
+    assert.equal(answer.error.code, -32600);
+    assert.match(answer.error.message, /Authorization header appears more than once/);
+    assert.equal(response.headers['cache-control'], 'no-store');
+  });
+});
