@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import { throttledWarning } from '../operations/throttled-warning.js';
+import { throttledWarning } from '../lib/throttled-warning.js';
 import { onEveryReady, publishOnce, type SharedRedis } from '../redis/shared-redis.js';
 import type { CatalogReadModel } from './read-model/read-model.js';
 

@@ -2,7 +2,7 @@ import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import type { FastifyBaseLogger } from 'fastify';
-import { throttledWarning } from '../operations/throttled-warning.js';
+import { throttledWarning } from '../lib/throttled-warning.js';
 import type { SharedRedis } from '../redis/shared-redis.js';
 
 /** Clients tracked per instance while Redis is away (the plugin's default LRU size). */

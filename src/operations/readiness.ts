@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { throttledWarning } from './throttled-warning.js';
-import { withTimeout } from './with-timeout.js';
+import { throttledWarning } from '../lib/throttled-warning.js';
+import { withTimeout } from '../lib/with-timeout.js';
 
 /** Below the usual load-balancer health-check timeout, so /readyz itself always answers. */
 const PROBE_TIMEOUT_MS = 2000;

@@ -2,8 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Gauge, type Registry } from 'prom-client';
 import type { CatalogReadModel } from '../catalog/read-model/read-model.js';
 import type { Db } from '../store/database.js';
-import { throttledWarning } from './throttled-warning.js';
-import { withTimeout } from './with-timeout.js';
+import { throttledWarning } from '../lib/throttled-warning.js';
+import { withTimeout } from '../lib/with-timeout.js';
 
 /** A scrape must not hang on a store that does not answer (Prometheus gives up after 10 s). */
 const STORE_COUNT_TIMEOUT_MS = 2000;

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis, type RedisOptions } from 'ioredis';
-import { throttledWarning } from '../operations/throttled-warning.js';
-import { withTimeout } from '../operations/with-timeout.js';
+import { throttledWarning } from '../lib/throttled-warning.js';
+import { withTimeout } from '../lib/with-timeout.js';
 
 const CONNECT_TIMEOUT_MS = 2000;
 

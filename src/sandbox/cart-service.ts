@@ -1,4 +1,4 @@
-import { newId } from '../catalog/file/import-catalog.js';
+import { newId } from '../lib/new-id.js';
 import { toMajorUnits } from '../catalog/read-model/pricing.js';
 import type { CatalogSnapshot } from '../catalog/read-model/snapshot.js';
 import type { Db } from '../store/database.js';

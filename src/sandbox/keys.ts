@@ -1,4 +1,4 @@
-import { newId } from '../catalog/file/import-catalog.js';
+import { newId } from '../lib/new-id.js';
 import type { Db } from '../store/database.js';
 import { HOUR_MS, later } from './clock.js';
 import { DEFAULT_SCOPES, SCOPES, type Scope } from './scopes.js';

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { newId } from '../../lib/new-id.js';
 import type { Insertable, Transaction } from 'kysely';
 import type { Db } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
@@ -25,8 +25,6 @@ type Trx = Transaction<Database>;
 
 /** Rows per multi-row statement: well under SQLite's and PostgreSQL's bound-parameter limits. */
 const CHUNK = 400;
-
-export const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
 /**
  * Writes a validated catalog file in one transaction. Regions are upserted by id,

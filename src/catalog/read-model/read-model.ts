@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { throttledWarning } from '../../operations/throttled-warning.js';
+import { throttledWarning } from '../../lib/throttled-warning.js';
 import type { Db } from '../../store/database.js';
 import { readCatalogVersion } from '../catalog-version.js';
 import { loadSnapshot } from './load-snapshot.js';
