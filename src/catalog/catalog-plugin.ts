@@ -5,9 +5,11 @@ import { followCatalogChanges } from './catalog-change-feed.js';
 import { CatalogService } from './catalog-service.js';
 import { CursorCodec } from './cursor.js';
 import { deploymentSecret } from '../store/deployment-secrets.js';
+import { defineCatalogRateLimit } from './rate-limit.js';
 import { CatalogReadModel } from './read-model/read-model.js';
 import { getProductRoute } from './routes/get-product.js';
 import { listProductsRoute } from './routes/list-products.js';
+import { catalogResponses } from './routes/shared.js';
 import type { Store } from '../store/database.js';
 import type { RateLimitCheck } from '../http/rate-limit.js';
 
@@ -37,17 +39,11 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
     app.decorate('catalogReadModel', readModel);
     app.decorate('catalog', catalog);
 
-    const rateLimit = app.defineRateLimit({
-      name: 'catalog',
-      max: config.catalogRateLimit,
-      windowMs: 60_000,
-      subject: (request) => request.ip,
-      code: 'RATE_LIMITED',
-      message: `Rate limit exceeded: ${config.catalogRateLimit} catalog requests per minute per client IP.`,
-    });
+    const rateLimit = defineCatalogRateLimit(app, config.catalogRateLimit);
     app.decorate('catalogRateLimit', rateLimit);
-    listProductsRoute(app, catalog, rateLimit);
-    getProductRoute(app, catalog, rateLimit);
+    const responses = catalogResponses(config.catalogRateLimit);
+    listProductsRoute(app, catalog, rateLimit, responses);
+    getProductRoute(app, catalog, rateLimit, responses);
   },
   { name: 'catalog', dependencies: ['rate-limits', 'redis'] },
 );

@@ -2,6 +2,7 @@ import { reuseJson } from '../http/json-serializer.js';
 import { HttpProblem } from '../http/problem.js';
 import type { CursorCodec } from './cursor.js';
 import { marketContext, resolveMarket, type Market, type MarketContext, type MarketInput } from './market.js';
+import { DEFAULT_LIMIT } from './query-schemas.js';
 import { indexAfter, matchingProducts, positionOf } from './read-model/query.js';
 import type { CatalogReadModel } from './read-model/read-model.js';
 import { snapshotMemo } from './read-model/snapshot-memo.js';
@@ -30,8 +31,6 @@ export interface ProductDetailResult {
   product: PublicProduct;
   context: MarketContext;
 }
-
-export const DEFAULT_LIMIT = 10;
 
 /**
  * The catalog's read operations, shared by the REST routes and the MCP tools. Bounds

@@ -1,5 +1,6 @@
 import { HttpProblem } from '../http/problem.js';
-import { DEFAULT_LOCALE, LOCALES, type CatalogSnapshot, type Locale, type Region } from './read-model/snapshot.js';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from './locales.js';
+import type { CatalogSnapshot, Region } from './read-model/snapshot.js';
 
 export interface MarketInput {
   locale?: string | undefined;
