@@ -64,6 +64,14 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * A configured limit as descriptions and instructions state it, e.g. `limitInWords(500,
+ * 'requests per client IP per minute')`; 0 switches a limit off.
+ */
+export function limitInWords(max: number, unit: string): string {
+  return max > 0 ? `${max} ${unit}` : 'switched off on this deployment';
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const DEFAULT_SHIPPING = 'EUR:490,GBP:450,USD:595,CHF:690';
 

@@ -7,9 +7,11 @@ import { CursorCodec } from './cursor.js';
 import { publicApiErrors } from './errors.js';
 import { useErrorSurface } from '../http/error-surface.js';
 import { deploymentSecret } from '../store/deployment-secrets.js';
+import { defineCatalogRateLimit } from './rate-limit.js';
 import { CatalogReadModel } from './read-model/read-model.js';
 import { getProductRoute } from './routes/get-product.js';
 import { listProductsRoute } from './routes/list-products.js';
+import { catalogResponses } from './routes/shared.js';
 import type { Store } from '../store/database.js';
 import type { RateLimitCheck } from '../http/rate-limit.js';
 
@@ -43,20 +45,14 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
     app.decorate('catalogReadModel', readModel);
     app.decorate('catalog', catalog);
 
-    const rateLimit = app.defineRateLimit({
-      name: 'catalog',
-      max: config.catalogRateLimit,
-      windowMs: 60_000,
-      subject: (request) => request.ip,
-      code: 'RATE_LIMITED',
-      message: `Rate limit exceeded: ${config.catalogRateLimit} catalog requests per minute per client IP.`,
-    });
+    const rateLimit = defineCatalogRateLimit(app, config.catalogRateLimit);
     app.decorate('catalogRateLimit', rateLimit);
+    const responses = catalogResponses(config.catalogRateLimit);
     await app.register(
       async (routes) => {
         useErrorSurface(routes, publicApiErrors);
-        listProductsRoute(routes, catalog, rateLimit);
-        getProductRoute(routes, catalog, rateLimit);
+        listProductsRoute(routes, catalog, rateLimit, responses);
+        getProductRoute(routes, catalog, rateLimit, responses);
       },
       { prefix: '/public' },
     );

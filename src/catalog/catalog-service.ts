@@ -1,7 +1,8 @@
 import { reuseJson } from '../http/json-serializer.js';
-import { HttpProblem } from '../http/problem.js';
+import { catalogProblem } from './errors.js';
 import type { CursorCodec } from './cursor.js';
 import { marketContext, resolveMarket, type Market, type MarketContext, type MarketInput } from './market.js';
+import { DEFAULT_LIMIT } from './query-schemas.js';
 import { indexAfter, matchingProducts, positionOf } from './read-model/query.js';
 import type { CatalogReadModel } from './read-model/read-model.js';
 import { snapshotMemo } from './read-model/snapshot-memo.js';
@@ -31,8 +32,6 @@ export interface ProductDetailResult {
   context: MarketContext;
 }
 
-export const DEFAULT_LIMIT = 10;
-
 /**
  * The catalog's read operations, shared by the REST routes and the MCP tools. Bounds
  * are enforced by the callers' schemas; this enforces the rules between values.
@@ -48,9 +47,11 @@ export class CatalogService {
     const snapshot = this.readModel.snapshot;
     const market = resolveMarket(snapshot, input);
     if (input.cursor !== undefined && input.offset !== undefined) {
-      throw new HttpProblem(400, 'INVALID_QUERY', 'cursor and offset cannot be combined.', {
-        hint: 'Use next_cursor alone for the following pages; offset is for jumping to a position.',
-      });
+      throw catalogProblem(
+        'INVALID_QUERY',
+        'cursor and offset cannot be combined.',
+        'Use next_cursor alone for the following pages; offset is for jumping to a position.',
+      );
     }
     const limit = input.limit ?? DEFAULT_LIMIT;
     const ranked = matchingProducts(snapshot, input.q, market.locale);
@@ -75,9 +76,11 @@ export class CatalogService {
     const market = resolveMarket(snapshot, input);
     const product = snapshot.productByHandle.get(handle);
     if (!product) {
-      throw new HttpProblem(404, 'PRODUCT_NOT_FOUND', `No published product has the handle "${handle}".`, {
-        hint: 'Search with GET /public/v1/products?q=... to find a product and its handle.',
-      });
+      throw catalogProblem(
+        'PRODUCT_NOT_FOUND',
+        `No published product has the handle "${handle}".`,
+        'Search with GET /public/v1/products?q=... to find a product and its handle.',
+      );
     }
     return { product: this.render(snapshot, product, market), context: marketContext(market) };
   }

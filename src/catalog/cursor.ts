@@ -1,5 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { HttpProblem } from '../http/problem.js';
+import type { HttpProblem } from '../http/problem.js';
+import { catalogProblem } from './errors.js';
 
 /** Where a page ended: the sort key of its last product. */
 export interface CursorPosition {
@@ -81,7 +82,9 @@ function notIssued(): HttpProblem {
 }
 
 function invalidCursor(message: string): HttpProblem {
-  return new HttpProblem(400, 'INVALID_QUERY', message, {
-    hint: 'Send the next_cursor of the previous page unchanged, with the same q, locale, country and currency, and without offset.',
-  });
+  return catalogProblem(
+    'INVALID_QUERY',
+    message,
+    'Send the next_cursor of the previous page unchanged, with the same q, locale, country and currency, and without offset.',
+  );
 }

@@ -1,5 +1,6 @@
 import type { ErrorSurface } from '../http/error-surface.js';
 import { HttpProblem } from '../http/problem.js';
+import { HANDLE_RULE } from './handle.js';
 
 /** The contract's `PublicApiError` codes, each with the status it is answered with. */
 const STATUS_OF = {
@@ -18,10 +19,10 @@ export function catalogProblem(code: CatalogErrorCode, message: string, hint: st
   return new HttpProblem(STATUS_OF[code], code, message, { hint });
 }
 
-export const HANDLE_RULE = 'Handles are 1 to 200 lowercase letters, digits and single hyphens, e.g. caffe-espresso-blend.';
+const HANDLE_HINT = `Handles are ${HANDLE_RULE}, e.g. caffe-espresso-blend.`;
 
 export function invalidHandle(message: string): HttpProblem {
-  return catalogProblem('INVALID_HANDLE', message, HANDLE_RULE);
+  return catalogProblem('INVALID_HANDLE', message, HANDLE_HINT);
 }
 
 /** The product route's path; anything unreadable under it is a malformed handle. */
@@ -40,6 +41,6 @@ export const publicApiErrors: ErrorSurface = {
   internalErrorCode: 'INTERNAL_ERROR',
   malformedPath: (url) =>
     new HttpProblem(400, url.startsWith(PRODUCT_PATH) ? 'INVALID_HANDLE' : 'INVALID_QUERY', 'The request path is malformed or too long.', {
-      hint: `Percent-encode the path correctly. ${HANDLE_RULE}`,
+      hint: `Percent-encode the path correctly. ${HANDLE_HINT}`,
     }),
 };

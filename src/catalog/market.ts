@@ -1,5 +1,7 @@
-import { HttpProblem } from '../http/problem.js';
-import { DEFAULT_LOCALE, LOCALES, type CatalogSnapshot, type Locale, type Region } from './read-model/snapshot.js';
+import type { HttpProblem } from '../http/problem.js';
+import { catalogProblem } from './errors.js';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from './locales.js';
+import type { CatalogSnapshot, Region } from './read-model/snapshot.js';
 
 export interface MarketInput {
   locale?: string | undefined;
@@ -58,5 +60,5 @@ export function marketContext(market: Market): MarketContext {
 }
 
 function invalidMarket(message: string, hint: string): HttpProblem {
-  return new HttpProblem(400, 'REGION_NOT_FOUND', message, { hint });
+  return catalogProblem('REGION_NOT_FOUND', message, hint);
 }

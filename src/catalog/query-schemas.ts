@@ -1,5 +1,17 @@
 import { Type } from 'typebox';
 import { MAX_CURSOR_LENGTH } from './cursor.js';
+import { DEFAULT_LOCALE, LOCALES } from './locales.js';
+import { DEFAULT_COUNTRY } from './market.js';
+
+/** The bounds of the list query (docs/decisions.md, Invalid queries); past them a query is INVALID_QUERY. */
+export const MAX_QUERY_LENGTH = 120;
+export const MAX_PAGE_SIZE = 20;
+/** The page size of a request that names none. */
+export const DEFAULT_LIMIT = 10;
+export const MAX_OFFSET = 1000;
+
+/** The bounds in words, for the hint of an invalid query. */
+export const QUERY_BOUNDS_RULE = `q up to ${MAX_QUERY_LENGTH} characters, limit 1 to ${MAX_PAGE_SIZE}, offset 0 to ${MAX_OFFSET}, cursor up to ${MAX_CURSOR_LENGTH} characters`;
 
 /**
  * The catalog's input fields with their bounds and documented behaviour, shared by the
@@ -10,14 +22,14 @@ export const marketFields = {
   locale: Type.Optional(
     Type.String({
       maxLength: 8,
-      description: 'en or it (case-insensitive); default en. Texts fall back to English when a translation is missing.',
+      description: `${LOCALES.join(' or ')} (case-insensitive); default ${DEFAULT_LOCALE}. Texts fall back to ${DEFAULT_LOCALE} when a translation is missing.`,
     }),
   ),
   country: Type.Optional(
     Type.String({
       minLength: 2,
       maxLength: 2,
-      description: 'ISO 3166-1 alpha-2 (case-insensitive); default IT. Picks the region that serves the country.',
+      description: `ISO 3166-1 alpha-2 (case-insensitive); default ${DEFAULT_COUNTRY}. Picks the region that serves the country.`,
     }),
   ),
   currency: Type.Optional(
@@ -33,17 +45,19 @@ export const marketFields = {
 export const queryFields = {
   q: Type.Optional(
     Type.String({
-      maxLength: 120,
+      maxLength: MAX_QUERY_LENGTH,
       description:
         'Free text over the title (in the requested locale) and the handle. Case- and accent-insensitive, matches word prefixes. Results are ordered by relevance: exact handle, then titles containing every query word as a whole word, then partial (word-prefix) matches; ties newest first.',
     }),
   ),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 10, description: 'Page size, 1 to 20.' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_LIMIT, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }),
+  ),
   offset: Type.Optional(
     Type.Integer({
       minimum: 0,
-      maximum: 1000,
-      description: 'Position of the first product, 0 to 1000. Cannot be combined with cursor (INVALID_QUERY).',
+      maximum: MAX_OFFSET,
+      description: `Position of the first product, 0 to ${MAX_OFFSET}. Cannot be combined with cursor (INVALID_QUERY).`,
     }),
   ),
   cursor: Type.Optional(

@@ -1,3 +1,4 @@
+import { textIn } from './locales.js';
 import type { Market } from './market.js';
 import { availabilityOf, minorPriceIn, minorPriceRange, toMajorUnits, type Availability } from './read-model/pricing.js';
 import type { CatalogProduct, CatalogVariant } from './read-model/snapshot.js';
@@ -29,7 +30,7 @@ export interface PublicProduct {
 
 /** A product as the catalog serves it in one market (the `Product` schema of /openapi.json). */
 export function renderProduct(product: CatalogProduct, market: Market, storefrontUrl: string): PublicProduct {
-  const text = product.texts.get(market.locale) ?? product.texts.get('en')!;
+  const text = textIn(product, market.locale);
   const range = minorPriceRange(product, market.region);
   return {
     id: product.id,

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { LocaleCode } from './locales.js';
 
 /**
  * The catalog resources of the contract. Each has an `$id` equal to its
@@ -92,7 +93,7 @@ export const Product = Type.Object(
 
 export const MarketContext = Type.Object(
   {
-    locale: Type.Union([Type.Literal('en'), Type.Literal('it')]),
+    locale: LocaleCode,
     country: Type.String({ description: 'ISO 3166-1 alpha-2, upper-case.' }),
     currency: Type.String({ description: 'ISO 4217, upper-case.' }),
     region_id: Type.String({ description: 'The region that serves the country.' }),

@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import type { CatalogService } from '../catalog/catalog-service.js';
+import { handleField } from '../catalog/handle.js';
+import { DEFAULT_LOCALE, LOCALES, LocaleCode } from '../catalog/locales.js';
+import { DEFAULT_COUNTRY } from '../catalog/market.js';
 import { marketFields, queryFields } from '../catalog/query-schemas.js';
-import { HANDLE_PATTERN } from '../catalog/routes/get-product.js';
 import { publicApiErrors } from '../catalog/errors.js';
 import { HttpProblem } from '../http/problem.js';
 import type { ToolSchemaCompiler } from './json-schema.js';
@@ -29,8 +31,7 @@ function inToolTerms<T>(work: () => T): T {
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
 
-const MARKET_NOTE =
-  'Market: country (ISO-2, default IT) picks the region; currency defaults to that region\'s and any other currency is REGION_NOT_FOUND; locale en or it (default en), falling back to English.';
+const MARKET_NOTE = `Market: country (ISO-2, default ${DEFAULT_COUNTRY}) picks the region; currency defaults to that region's and any other currency is REGION_NOT_FOUND; locale ${LOCALES.join(' or ')} (default ${DEFAULT_LOCALE}), falling back to ${DEFAULT_LOCALE}.`;
 
 /**
  * search_catalog, get_product and list_markets: read-only discovery over the same service
@@ -60,7 +61,7 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       input: schemas.input(
         Type.Object(
           {
-            handle: Type.String({ minLength: 1, maxLength: 200, pattern: HANDLE_PATTERN, description: 'The product handle, e.g. from search_catalog.' }),
+            handle: handleField('The product handle, e.g. from search_catalog.'),
             ...marketFields,
           },
           { additionalProperties: false },
@@ -81,8 +82,8 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       annotations: READ_ONLY,
       run: () => ({
         regions: catalog.snapshot.regions.map(({ id, name, currency, countries }) => ({ id, name, currency, countries })),
-        default_market: { locale: 'en', country: 'IT' },
-        locales: ['en', 'it'],
+        default_market: { locale: DEFAULT_LOCALE, country: DEFAULT_COUNTRY },
+        locales: [...LOCALES],
       }),
     }),
   ];
@@ -98,8 +99,8 @@ const MarketList = Type.Object(
         countries: Type.Array(Type.String()),
       }),
     ),
-    default_market: Type.Object({ locale: Type.String(), country: Type.String() }),
-    locales: Type.Array(Type.String()),
+    default_market: Type.Object({ locale: LocaleCode, country: Type.String() }),
+    locales: Type.Array(LocaleCode),
   },
   { additionalProperties: false },
 );

@@ -1,17 +1,35 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../config.js';
+import { catalogLimitInWords } from '../catalog/rate-limit.js';
+import { limitInWords, type Config } from '../config.js';
 import { CONTRACT_VERSION } from '../http/openapi.js';
 import { catalogTools } from './catalog-tools.js';
 import { ToolSchemaCompiler } from './json-schema.js';
 import { mcpEndpoints, registerMcpEndpoint } from './mcp-endpoint.js';
 import { KEY_TRADE_OFF, sandboxTools } from './sandbox-tools.js';
 
-const CATALOG_INSTRUCTIONS = `Vetrina product discovery (read-only). Use search_catalog to find products by text (or browse newest first), get_product for one product by handle, list_markets for the regions, currencies and countries. Prices are major-unit amounts in the market's currency; availability tells whether a variant is purchasable. Stock quantities are never shown. To rehearse a purchase, use the sandbox MCP server at /mcp/sandbox.`;
+/** The server instructions, told the deployment's limits (and the sandbox's, its cart currencies). */
+function catalogInstructions(config: Config): string {
+  return `Vetrina product discovery (read-only). Use search_catalog to find products by text (or browse newest first), get_product for one product by handle, list_markets for the regions, currencies and countries. Prices are major-unit amounts in the market's currency; availability tells whether a variant is purchasable. Stock quantities are never shown. Every request counts against the catalog rate limit (${catalogLimitInWords(config.catalogRateLimit)}). To rehearse a purchase, use the sandbox MCP server at /mcp/sandbox.`;
+}
 
-const SANDBOX_INSTRUCTIONS = `Vetrina sandbox: rehearse a purchase end to end. Everything here is simulated: no order, payment, customer or stock reservation is ever created, and checkout returns checkout_url null.
-Flow: 1) create_sandbox_key (free, 24 h; or POST /sandbox/v1/keys) and configure this MCP client to send "Authorization: Bearer <access_token>" on its requests to this server, or, if it cannot set headers, pass the access_token as the sandbox_key argument of every cart tool (${KEY_TRADE_OFF}); 2) search_catalog / get_product to find a purchasable variant (availability.purchasable true and a price in your market); 3) create_cart (currency EUR, GBP, USD or CHF); 4) add_to_cart (and remove_from_cart); 5) set_shipping_address; 6) list_shipping_options and select_shipping_option (sandbox_standard); 7) checkout (needs the checkout:create scope).
-Failures are tool errors whose JSON carries the same error strings as the REST API (sandbox_invalid_request naming the argument and the values it accepts, sandbox_unauthorized, sandbox_insufficient_scope with the scope, sandbox_not_found, sandbox_variant_not_purchasable, sandbox_cart_incomplete, sandbox_idempotency_mismatch, sandbox_rate_limited). Pass idempotency_key to make create_cart, add_to_cart and checkout safe to retry. The catalog tools work with the shared public key or no key.`;
+function sandboxInstructions(config: Config): string {
+  return `Vetrina sandbox: rehearse a purchase end to end. Everything here is simulated: no order, payment, customer or stock reservation is ever created, and checkout returns checkout_url null.
+Flow: 1) create_sandbox_key (free, 24 h; or POST /sandbox/v1/keys) and configure this MCP client to send "Authorization: Bearer <access_token>" on its requests to this server, or, if it cannot set headers, pass the access_token as the sandbox_key argument of every cart tool (${KEY_TRADE_OFF}); 2) search_catalog / get_product to find a purchasable variant (availability.purchasable true and a price in your market); 3) create_cart (currency ${cartCurrencies(config)}); 4) add_to_cart (and remove_from_cart); 5) set_shipping_address; 6) list_shipping_options and select_shipping_option (sandbox_standard); 7) checkout (needs the checkout:create scope).
+Failures are tool errors whose JSON carries the same error strings as the REST API (sandbox_invalid_request naming the argument and the values it accepts, sandbox_unauthorized, sandbox_insufficient_scope with the scope, sandbox_not_found, sandbox_variant_not_purchasable, sandbox_cart_incomplete, sandbox_idempotency_mismatch, sandbox_rate_limited). Pass idempotency_key to make create_cart, add_to_cart and checkout safe to retry. The catalog tools work with the shared public key or no key. Every request counts against the catalog rate limit (${catalogLimitInWords(config.catalogRateLimit)}); cart tools also against the cart limit (${cartLimitInWords(config)}).`;
+}
+
+/**
+ * A cart opens in a currency with a configured shipping amount that a catalog region
+ * sells (docs/decisions.md, Shipping); the catalog decides the second part per request.
+ */
+function cartCurrencies(config: Config): string {
+  const currencies = Object.keys(config.sandbox.shippingAmounts);
+  const list = currencies.length > 1 ? `${currencies.slice(0, -1).join(', ')} or ${currencies.at(-1)}` : currencies.join('');
+  return `${list}, where a catalog region sells it`;
+}
+
+const cartLimitInWords = (config: Config) => limitInWords(config.sandbox.cartRateLimit, 'calls per key per minute');
 
 /** The two MCP servers of the contract: `/mcp` (discovery) and `/mcp/sandbox` (discovery plus simulated cart). */
 export const mcpPlugin = fp<{ config: Config }>(
@@ -24,14 +42,14 @@ export const mcpPlugin = fp<{ config: Config }>(
       ...sandboxTools({ sandbox: app.sandbox, enabled: config.sandbox.enabled, keyRateLimit: config.sandbox.keyRateLimit }, schemas),
     ];
     const common = { version: CONTRACT_VERSION, allowedHosts: config.mcpAllowedHosts };
-    const transport = `Streamable HTTP MCP endpoint (JSON-RPC 2.0), stateless: POST only (any other method is 405 with Allow: POST). Every request (initialize, tools/list, tools/call, ping, notifications) counts against the catalog rate limit (${limitText(config.catalogRateLimit, 'requests per client IP per minute')}), one window per client IP shared with GET /public/v1/products and both MCP servers; past it the answer is HTTP 429 with RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and Retry-After and a JSON-RPC error. A body that is not JSON is HTTP 400 with the JSON-RPC parse error (-32700). Host and Origin must be allowed hosts (MCP_ALLOWED_HOSTS): a malformed Host is 400, another host 403.`;
+    const transport = `Streamable HTTP MCP endpoint (JSON-RPC 2.0), stateless: POST only (any other method is 405 with Allow: POST). Every request (initialize, tools/list, tools/call, ping, notifications) counts against the catalog rate limit (${catalogLimitInWords(config.catalogRateLimit)}), one window per client IP shared with GET /public/v1/products and both MCP servers; past it the answer is HTTP 429 with RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and Retry-After and a JSON-RPC error. A body that is not JSON is HTTP 400 with the JSON-RPC parse error (-32700). Host and Origin must be allowed hosts (MCP_ALLOWED_HOSTS): a malformed Host is 400, another host 403.`;
 
     await mcpEndpoints(app, app.catalogRateLimit, (scope) => {
       registerMcpEndpoint(scope, {
         ...common,
         path: '',
         name: 'vetrina-catalog',
-        instructions: CATALOG_INSTRUCTIONS,
+        instructions: catalogInstructions(config),
         summary: 'MCP server: read-only product discovery',
         description: `${transport} Speaks protocol revision 2026-07-28 and serves 2025-11-25, 2025-06-18 and 2025-03-26 clients. Tools: search_catalog (query, market, limit, cursor), get_product (handle, market), list_markets. No credentials.`,
         tools: discovery,
@@ -40,16 +58,12 @@ export const mcpPlugin = fp<{ config: Config }>(
         ...common,
         path: '/sandbox',
         name: 'vetrina-sandbox',
-        instructions: SANDBOX_INSTRUCTIONS,
+        instructions: sandboxInstructions(config),
         summary: 'MCP server: simulated cart and checkout',
-        description: `${transport} Same revisions as /mcp. Tools: search_catalog, get_product, list_markets (with the shared public key or no key), create_sandbox_key, create_cart, get_cart, add_to_cart, remove_from_cart, set_shipping_address, list_shipping_options, select_shipping_option, checkout. The sandbox key travels in the HTTP Authorization header (Bearer) of each MCP request or, for clients that cannot set headers, in the sandbox_key argument of each cart tool (the header wins when both are present; a key in an argument ends up in the agent's transcript). A cart tool without a sufficient key returns a tool error naming the scope it needs. Cart tools also count against the REST cart limit (${limitText(config.sandbox.cartRateLimit, 'calls per key per minute')}) and share the REST idempotency store. Nothing real is ever created.`,
+        description: `${transport} Same revisions as /mcp. Tools: search_catalog, get_product, list_markets (with the shared public key or no key), create_sandbox_key, create_cart, get_cart, add_to_cart, remove_from_cart, set_shipping_address, list_shipping_options, select_shipping_option, checkout. The sandbox key travels in the HTTP Authorization header (Bearer) of each MCP request or, for clients that cannot set headers, in the sandbox_key argument of each cart tool (the header wins when both are present; a key in an argument ends up in the agent's transcript). A cart tool without a sufficient key returns a tool error naming the scope it needs. Cart tools also count against the REST cart limit (${cartLimitInWords(config)}) and share the REST idempotency store. Nothing real is ever created.`,
         tools: sandbox,
       });
     });
   },
   { name: 'mcp', dependencies: ['catalog', 'sandbox'] },
 );
-
-function limitText(max: number, unit: string): string {
-  return max > 0 ? `${max} ${unit}` : 'switched off on this deployment';
-}

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { CatalogFileProduct } from '../../src/catalog/file/catalog-file-schema.js';
+import { DEFAULT_LOCALE, LOCALES } from '../../src/catalog/locales.js';
 import { getOk } from '../support/catalog-assertions.js';
 import { day, product, startCatalogApp, type CatalogTestApp } from '../support/catalog-builder.js';
 
@@ -31,6 +33,17 @@ describe('locale texts with English fallback (docs/decisions.md, Locales)', () =
     assert.deepEqual(await texts('pesto', 'en'), { title: 'Basil Pesto', description: 'About Basil Pesto.' });
     const { product: p } = await getOk(testApp.client, '/public/v1/products/pesto');
     assert.equal(p.title, 'Basil Pesto');
+  });
+
+  it('every surface offers exactly the served locales: the contract, the locale parameter, the catalog file', async () => {
+    const doc = (await testApp.client.get('/openapi.json')).data;
+    const contextLocales = doc.components.schemas.MarketContext.properties.locale.anyOf.map((schema: { const: string }) => schema.const);
+    assert.deepEqual(contextLocales, [...LOCALES]);
+    const parameter = doc.paths['/public/v1/products'].get.parameters.find((p: { name: string }) => p.name === 'locale');
+    for (const locale of LOCALES) assert.match(parameter.description, new RegExp(`\\b${locale}\\b`));
+    const translations = CatalogFileProduct.properties.translations;
+    assert.deepEqual(Object.keys(translations.properties), [...LOCALES]);
+    assert.deepEqual(translations.required, [DEFAULT_LOCALE]);
   });
 
   it('200 with the same handles in every locale, and the fallback in the list too', async () => {

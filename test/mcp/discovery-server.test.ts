@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { DEFAULT_LOCALE, LOCALES } from '../../src/catalog/locales.js';
+import { DEFAULT_COUNTRY } from '../../src/catalog/market.js';
 import { McpTestClient } from '../support/mcp-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -60,12 +62,14 @@ describe('POST /mcp: read-only product discovery', () => {
         assert.equal(viaMcp.data.context.currency, 'GBP');
       });
 
-      it('list_markets lists every region with its currency and countries', async () => {
+      it('list_markets lists every region with its currency and countries, the default market and the served locales', async () => {
         const { data } = await mcp.call('list_markets');
         const eu = data.regions.find((region: { id: string }) => region.id === 'reg_eu');
         assert.equal(eu.currency, 'EUR');
         assert.deepEqual([...eu.countries].sort(), ['AT', 'BE', 'DE', 'ES', 'FR', 'NL']);
         assert.equal(data.regions.length, 5);
+        assert.deepEqual(data.locales, [...LOCALES]);
+        assert.deepEqual(data.default_market, { locale: DEFAULT_LOCALE, country: DEFAULT_COUNTRY });
       });
 
       it('business failures are tool errors with the REST error codes', async () => {

@@ -1,11 +1,11 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TOptional } from 'typebox';
+import { HANDLE_MAX_LENGTH, HANDLE_PATTERN } from '../handle.js';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locales.js';
 
 /**
  * The catalog file: what `npm run catalog:import` reads and `catalog:generate` writes.
  * `docs/catalog.schema.json` is generated from this schema (`npm run docs:schema`).
  */
-
-const HANDLE = '^[a-z0-9]+(-[a-z0-9]+)*$';
 
 export const CatalogFileRegion = Type.Object(
   {
@@ -54,19 +54,24 @@ export const CatalogFileVariant = Type.Object(
   { additionalProperties: false },
 );
 
+/** The default locale's text is required, every other locale's optional. */
+const translationFields = Object.fromEntries(
+  LOCALES.map((locale) => [locale, locale === DEFAULT_LOCALE ? CatalogFileText : Type.Optional(CatalogFileText)]),
+) as { [L in Locale]: L extends typeof DEFAULT_LOCALE ? typeof CatalogFileText : TOptional<typeof CatalogFileText> };
+
 export const CatalogFileProduct = Type.Object(
   {
-    handle: Type.String({ pattern: HANDLE, maxLength: 200, description: 'Unique; re-imports match products by handle.' }),
+    handle: Type.String({ pattern: HANDLE_PATTERN, maxLength: HANDLE_MAX_LENGTH, description: 'Unique; re-imports match products by handle.' }),
     status: Type.Enum(['draft', 'published'], { description: 'Only published products are served.' }),
     weighted: Type.Boolean({ default: false, description: 'Sold by weight; never served by the catalog.' }),
     thumbnail: Type.Optional(Type.Union([Type.String({ format: 'uri', maxLength: 2000 }), Type.Null()])),
     created_at: Type.Optional(
       Type.String({ format: 'date-time', description: 'Defaults to the time of the first import; orders the catalog.' }),
     ),
-    translations: Type.Object(
-      { en: CatalogFileText, it: Type.Optional(CatalogFileText) },
-      { additionalProperties: false, description: 'English is required; other locales fall back to it.' },
-    ),
+    translations: Type.Object(translationFields, {
+      additionalProperties: false,
+      description: `One text per locale; ${DEFAULT_LOCALE} is required, the other locales fall back to it.`,
+    }),
     options: Type.Array(
       Type.Object(
         {

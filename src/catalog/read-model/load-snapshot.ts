@@ -1,5 +1,6 @@
 import type { Db } from '../../store/database.js';
 import { readCatalogVersion } from '../catalog-version.js';
+import { DEFAULT_LOCALE } from '../locales.js';
 import { buildSearchIndex } from './search-index.js';
 import type { CatalogProduct, CatalogSnapshot, CatalogVariant, Region } from './snapshot.js';
 
@@ -88,9 +89,9 @@ export async function loadSnapshot(db: Db): Promise<CatalogSnapshot> {
     else variant.regionPrices.set(row.region_id, Number(row.amount));
   }
 
-  // A product without an English text cannot be served; the import never writes one.
+  // A product without a text in the default locale cannot be served; the import never writes one.
   const products = [...productById.values()]
-    .filter((product) => product.texts.has('en'))
+    .filter((product) => product.texts.has(DEFAULT_LOCALE))
     .sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? 1 : -1));
 
   return {

@@ -1,6 +1,7 @@
 import type { CursorPosition } from '../cursor.js';
 import { titleField, titleIn } from './search-index.js';
-import type { CatalogProduct, CatalogSnapshot, Locale } from './snapshot.js';
+import type { Locale } from '../locales.js';
+import type { CatalogProduct, CatalogSnapshot } from './snapshot.js';
 import { snapshotMemo } from './snapshot-memo.js';
 import { words } from './text.js';
 

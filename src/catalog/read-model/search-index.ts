@@ -1,19 +1,18 @@
 import MiniSearch from 'minisearch';
-import { type CatalogProduct, LOCALES, type Locale } from './snapshot.js';
+import { LOCALES, textIn, type Locale } from '../locales.js';
+import type { CatalogProduct } from './snapshot.js';
 import { words } from './text.js';
 
-export interface SearchDocument {
-  id: string;
-  handle: string;
-  title_en: string;
-  title_it: string;
-}
+type TitleField = `title_${Locale}`;
 
-export const titleField = (locale: Locale) => `title_${locale}`;
+/** A product's handle and its title in every locale, one field per locale. */
+export type SearchDocument = { id: string; handle: string } & Record<TitleField, string>;
 
-/** Title in the locale, falling back to English, as it is served and searched. */
+export const titleField = (locale: Locale): TitleField => `title_${locale}`;
+
+/** Title in the locale, falling back to the default locale, as it is served and searched. */
 export function titleIn(product: CatalogProduct, locale: Locale): string {
-  return (product.texts.get(locale) ?? product.texts.get('en')!).title;
+  return textIn(product, locale).title;
 }
 
 export function buildSearchIndex(products: CatalogProduct[]): MiniSearch<SearchDocument> {
@@ -27,8 +26,7 @@ export function buildSearchIndex(products: CatalogProduct[]): MiniSearch<SearchD
     products.map((product) => ({
       id: product.id,
       handle: product.handle,
-      title_en: titleIn(product, 'en'),
-      title_it: titleIn(product, 'it'),
+      ...(Object.fromEntries(LOCALES.map((locale) => [titleField(locale), titleIn(product, locale)])) as Record<TitleField, string>),
     })),
   );
   return index;

@@ -1,9 +1,5 @@
 import type MiniSearch from 'minisearch';
 
-export type Locale = 'en' | 'it';
-export const LOCALES: readonly Locale[] = ['en', 'it'];
-export const DEFAULT_LOCALE: Locale = 'en';
-
 export interface Region {
   id: string;
   name: string;
@@ -35,7 +31,7 @@ export interface CatalogProduct {
   handle: string;
   thumbnail: string | null;
   createdAt: string;
-  /** Keyed by locale; `en` is always present. */
+  /** Keyed by locale; the default locale is always present. */
   texts: Map<string, ProductText>;
   variants: CatalogVariant[];
 }

@@ -2,24 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { CatalogService } from '../catalog-service.js';
 import type { RateLimitCheck } from '../../http/rate-limit.js';
+import { HANDLE_RULE, handleField } from '../handle.js';
 import { marketFields } from '../query-schemas.js';
 import { invalidHandle } from '../errors.js';
-import { catalogSchemaError, errorResponse, rateLimitHeaders } from './shared.js';
+import { catalogSchemaError, errorResponse, type CatalogResponses } from './shared.js';
 
-export const HANDLE_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
-
-const Params = Type.Object({
-  handle: Type.String({
-    minLength: 1,
-    maxLength: 200,
-    pattern: HANDLE_PATTERN,
-    description: 'Lowercase letters, digits and single hyphens, 1 to 200 characters; anything else is INVALID_HANDLE.',
-  }),
-});
+const Params = Type.Object({ handle: handleField(`${HANDLE_RULE}; anything else is INVALID_HANDLE.`) });
 
 const Query = Type.Object(marketFields);
 
-export function getProductRoute(app: FastifyInstance, catalog: CatalogService, rateLimit: RateLimitCheck): void {
+export function getProductRoute(app: FastifyInstance, catalog: CatalogService, rateLimit: RateLimitCheck, responses: CatalogResponses): void {
   app.get<{ Params: Static<typeof Params>; Querystring: Static<typeof Query> }>(
     '/v1/products/:handle',
     {
@@ -32,10 +24,10 @@ export function getProductRoute(app: FastifyInstance, catalog: CatalogService, r
         params: Params,
         querystring: Query,
         response: {
-          200: { description: 'The product', headers: rateLimitHeaders, content: { 'application/json': { schema: Type.Ref('ProductDetail') } } },
+          200: responses.ok('The product', Type.Ref('ProductDetail')),
           400: errorResponse('REGION_NOT_FOUND for an invalid market; INVALID_HANDLE for a malformed handle'),
           404: errorResponse('PRODUCT_NOT_FOUND: unknown, draft or weighted product'),
-          429: errorResponse('RATE_LIMITED', true),
+          429: responses.rateLimited,
           500: errorResponse('INTERNAL_ERROR: temporary failure'),
         },
       },

@@ -1,25 +1,42 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { catalogProblem, invalidHandle } from '../errors.js';
+import { DEFAULT_LOCALE, LOCALES } from '../locales.js';
+import { DEFAULT_COUNTRY } from '../market.js';
+import { QUERY_BOUNDS_RULE } from '../query-schemas.js';
+import { catalogLimitInWords } from '../rate-limit.js';
 
-const rateLimitHeader = (description: string) => Type.Integer({ description });
+const integerHeader = (description: string) => Type.Integer({ description });
+const requestIdHeader = { 'X-Request-Id': Type.String({ format: 'uuid', description: 'Same as `request_id` in the body.' }) };
+const errorBody = { 'application/json': { schema: Type.Ref('PublicApiError') } };
 
-/** The headers every catalog answer within the limit carries. */
-export const rateLimitHeaders = {
-  'RateLimit-Limit': rateLimitHeader('Requests allowed per window (120 per client IP per 60 s by default).'),
-  'RateLimit-Remaining': rateLimitHeader('Requests left in the current window.'),
-  'RateLimit-Reset': rateLimitHeader('Delta-seconds until the window resets.'),
-  'X-Request-Id': Type.String({ format: 'uuid', description: 'Same as `request_id` in the body.' }),
-};
+/** A catalog error answer other than RATE_LIMITED, documented with its request id. */
+export const errorResponse = (description: string) => ({ description, headers: requestIdHeader, content: errorBody });
 
-export const errorResponse = (description: string, withRetryAfter = false) => ({
-  description,
-  content: { 'application/json': { schema: Type.Ref('PublicApiError') } },
-  headers: withRetryAfter
-    ? { ...rateLimitHeaders, 'Retry-After': rateLimitHeader('Seconds until a retry may succeed; equals RateLimit-Reset.') }
-    : { 'X-Request-Id': rateLimitHeaders['X-Request-Id'] },
-});
+/** How the catalog routes document the answers that carry the RateLimit headers, with the deployment's limit. */
+export interface CatalogResponses {
+  ok(description: string, schema: TSchema): object;
+  rateLimited: object;
+}
+
+export function catalogResponses(rateLimit: number): CatalogResponses {
+  // The headers every catalog answer within the limit carries.
+  const headers = {
+    'RateLimit-Limit': integerHeader(`Requests allowed per window; the catalog limit is ${catalogLimitInWords(rateLimit)}.`),
+    'RateLimit-Remaining': integerHeader('Requests left in the current window.'),
+    'RateLimit-Reset': integerHeader('Delta-seconds until the window resets.'),
+    ...requestIdHeader,
+  };
+  return {
+    ok: (description, schema) => ({ description, headers, content: { 'application/json': { schema } } }),
+    rateLimited: {
+      description: 'RATE_LIMITED',
+      headers: { ...headers, 'Retry-After': integerHeader('Seconds until a retry may succeed; equals RateLimit-Reset.') },
+      content: errorBody,
+    },
+  };
+}
 
 const MARKET_PARAMETERS = new Set(['locale', 'country', 'currency']);
 
@@ -40,13 +57,9 @@ export function catalogSchemaError(errors: FastifySchemaValidationError[], dataV
     return catalogProblem(
       'REGION_NOT_FOUND',
       `Invalid market: ${what}.`,
-      'Use locale en or it, a two-letter country and a three-letter currency, e.g. locale=en&country=IT&currency=EUR.',
+      `Use locale ${LOCALES.join(' or ')}, a two-letter country and a three-letter currency, e.g. locale=${DEFAULT_LOCALE}&country=${DEFAULT_COUNTRY}.`,
     );
   }
-  return catalogProblem(
-    'INVALID_QUERY',
-    `Invalid query parameter: ${what}.`,
-    'Bounds: q up to 120 characters, limit 1 to 20, offset 0 to 1000, cursor up to 512 characters.',
-  );
+  return catalogProblem('INVALID_QUERY', `Invalid query parameter: ${what}.`, `Bounds: ${QUERY_BOUNDS_RULE}.`);
 }
 
