@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { sandboxErrorBody, sandboxUnavailable } from '../sandbox/errors.js';
 import { isStoreUnavailable } from '../store/store-unavailable.js';
 import { HttpProblem } from './problem.js';
 
@@ -66,17 +67,6 @@ export function problemBody(request: FastifyRequest, problem: HttpProblem): obje
   return isSandbox(request) ? sandboxErrorBody(problem) : catalogErrorBody(problem, request.id);
 }
 
-/** The contract's `SandboxError` body. */
-export function sandboxErrorBody(problem: HttpProblem): object {
-  const { scope, retryAfter } = problem.details;
-  return {
-    error: problem.code,
-    message: problem.message,
-    ...(scope !== undefined && { scope }),
-    ...(retryAfter !== undefined && { retry_after: retryAfter }),
-  };
-}
-
 /** The contract's `PublicApiError` body. */
 export function catalogErrorBody(problem: HttpProblem, requestId: string): object {
   return { error: { code: problem.code, message: problem.message, hint: problem.details.hint ?? '' }, request_id: requestId };
@@ -97,16 +87,6 @@ export function invalidRequestCode(request: FastifyRequest): string {
 
 function isSandbox(request: FastifyRequest): boolean {
   return request.url.startsWith('/sandbox/') || request.url === '/sandbox' || request.url.startsWith('/sandbox?');
-}
-
-/** How long a sandbox client is asked to wait while the store is unreachable. */
-const STORE_RETRY_AFTER_SECONDS = 5;
-
-/** The sandbox's answer while its store is unreachable, for REST and MCP alike. */
-export function sandboxUnavailable(): HttpProblem {
-  return new HttpProblem(503, 'sandbox_unavailable', 'The sandbox store is unreachable; retry shortly.', {
-    retryAfter: STORE_RETRY_AFTER_SECONDS,
-  });
 }
 
 /**

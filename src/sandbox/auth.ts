@@ -50,7 +50,12 @@ export async function authenticate(
   return { keyId: key.id, scopes: key.scopes, expiresAt: key.expiresAt };
 }
 
-/** docs/decisions.md, Scope per route: services answer a missing scope with 403; the explicit routes check first and answer 401. */
-export function requireScope(principal: SandboxPrincipal, scope: Scope, status: 401 | 403 = 403): void {
-  if (!principal.scopes.includes(scope)) throw insufficientScope(scope, status);
+/** docs/decisions.md, Scope per route: the cart service's own check, 403 for a key without `scope`. */
+export function requireScopeOr403(principal: SandboxPrincipal, scope: Scope): void {
+  if (!principal.scopes.includes(scope)) throw insufficientScope(scope, 403);
+}
+
+/** docs/decisions.md, Scope per route: the explicit routes' check before the service, 401 for a key without `scope`. */
+export function requireScopeOr401(principal: SandboxPrincipal, scope: Scope): void {
+  if (!principal.scopes.includes(scope)) throw insufficientScope(scope, 401);
 }

@@ -71,14 +71,32 @@ export function cartIncomplete(missing: string[]): HttpProblem {
   return new HttpProblem(422, 'sandbox_cart_incomplete', `The cart is not ready for checkout: it needs ${missing.join(', ')}.`);
 }
 
-export function idempotencyMismatch(): HttpProblem {
-  return new HttpProblem(
-    422,
-    'sandbox_idempotency_mismatch',
-    'This Idempotency-Key was already used with a different request body; use a new key for a new request.',
-  );
+/** `message` names the reused key as the caller's surface spells it (a header on REST, an argument on MCP). */
+export function idempotencyMismatch(message: string): HttpProblem {
+  return new HttpProblem(422, 'sandbox_idempotency_mismatch', message);
 }
 
 export function sandboxDisabled(): HttpProblem {
   return new HttpProblem(503, 'sandbox_disabled', 'The sandbox is disabled on this server.');
+}
+
+/** How long a sandbox client is asked to wait while the store is unreachable. */
+const STORE_RETRY_AFTER_SECONDS = 5;
+
+/** The sandbox's answer while its store is unreachable, for REST and MCP alike. */
+export function sandboxUnavailable(): HttpProblem {
+  return new HttpProblem(503, 'sandbox_unavailable', 'The sandbox store is unreachable; retry shortly.', {
+    retryAfter: STORE_RETRY_AFTER_SECONDS,
+  });
+}
+
+/** The contract's `SandboxError` body. */
+export function sandboxErrorBody(problem: HttpProblem): object {
+  const { scope, retryAfter } = problem.details;
+  return {
+    error: problem.code,
+    message: problem.message,
+    ...(scope !== undefined && { scope }),
+    ...(retryAfter !== undefined && { retry_after: retryAfter }),
+  };
 }
