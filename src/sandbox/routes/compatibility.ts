@@ -2,14 +2,13 @@ import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { SandboxPrincipal } from '../auth.js';
 import type { SandboxCartService, SandboxCartView } from '../cart-service.js';
-import type { SandboxAction, SandboxAddressInput } from '../schemas.js';
-import { MAX_QUANTITY } from '../schemas.js';
+import { MAX_QUANTITY, type SandboxAction, type SandboxAddressInput } from '../schemas.js';
 import { CART_SCOPE, CHECKOUT_SCOPE } from '../scopes.js';
 import { cartChangeResponses, cartRateLimitHeaders, deprecationHeaders, IDEMPOTENCY_MISMATCH } from './docs.js';
 import { CartParams, IDEMPOTENCY_RULES, optionalIdempotencyKey, principalOf, requireKey, sendIdempotently, type SandboxRouteKit } from './shared.js';
 
 /** Fixed so clients can plan: about six months after the explicit routes shipped. */
-export const COMPATIBILITY_SUNSET = 'Mon, 31 May 2027 00:00:00 GMT';
+const COMPATIBILITY_SUNSET = 'Mon, 31 May 2027 00:00:00 GMT';
 
 /** POST /sandbox/v1/carts/{id}: the deprecated one-route-for-every-action API, kept for existing integrations. */
 export function compatibilityRoutes(app: FastifyInstance, { config, services }: SandboxRouteKit): void {

@@ -4,7 +4,7 @@ import { cartLimitText, keyLimitText } from '../rate-limits.js';
 
 /** OpenAPI response objects of the sandbox routes: bodies by component name, and the headers each carries. */
 
-export type Headers = Record<string, TSchema>;
+type Headers = Record<string, TSchema>;
 
 const integer = (description: string) => Type.Integer({ description });
 
