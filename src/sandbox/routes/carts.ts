@@ -1,10 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { cartLimitText } from '../rate-limits.js';
-import { DEFAULT_CURRENCY, MAX_QUANTITY, VARIANT_ID_MAX_LENGTH, variantId, type SandboxAddress, type SandboxCartRequest, type SandboxItemRequest, type SandboxShippingOptionRequest } from '../schemas.js';
+import {
+  DEFAULT_CURRENCY,
+  MAX_QUANTITY,
+  VARIANT_ID_MAX_LENGTH,
+  variantId,
+  type SandboxAddress,
+  type SandboxCartRequest,
+  type SandboxItemRequest,
+  type SandboxShippingOptionRequest,
+} from '../schemas.js';
 import { CART_SCOPE, CHECKOUT_SCOPE } from '../scopes.js';
 import { shippingAmountsText, shippingCurrenciesText, STANDARD_SHIPPING_TEXT } from '../shipping.js';
-import { cartChangeResponses, cartRateLimitHeaders, CART_AUTH_ERRORS, errorResponses, idempotencyHeaders, IDEMPOTENCY_MISMATCH, jsonResponse } from './docs.js';
+import {
+  cartChangeResponses,
+  cartRateLimitHeaders,
+  CART_AUTH_ERRORS,
+  errorResponses,
+  idempotencyHeaders,
+  IDEMPOTENCY_MISMATCH,
+  jsonResponse,
+} from './docs.js';
 import {
   CartParams,
   IDEMPOTENCY_RULES,
@@ -28,6 +45,7 @@ const NEEDS_CART_WRITE = `Needs ${CART_SCOPE} (else 401).`;
 export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRouteKit): void {
   const { carts } = services;
   const rateLimit = cartRateLimitHeaders(config.sandbox);
+  const createHeaders = { ...rateLimit, ...idempotencyHeaders };
   const cartWrite = requireKeyWithScope(services, CART_SCOPE);
   const { shippingAmounts } = config.sandbox;
 
@@ -44,7 +62,7 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
         'x-optional-body': true,
         body: Type.Ref('SandboxCartRequest'),
         response: {
-          201: jsonResponse('The new, empty cart', 'SandboxCart', { ...rateLimit, ...idempotencyHeaders }),
+          201: jsonResponse('The new, empty cart', 'SandboxCart', createHeaders),
           ...errorResponses(
             {
               400: 'sandbox_invalid_request: missing or invalid Idempotency-Key, invalid currency, a currency the sandbox does not sell, extra properties, or malformed JSON.',
@@ -52,7 +70,7 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
               422: IDEMPOTENCY_MISMATCH,
               429: CART_AUTH_ERRORS[429],
             },
-            { ...rateLimit, ...idempotencyHeaders },
+            createHeaders,
           ),
         },
       },
