@@ -1,12 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { catalogLimitInWords } from '../catalog/rate-limit.js';
-import { limitInWords, type Config } from '../config.js';
+import type { Config } from '../config.js';
 import { CONTRACT_VERSION } from '../http/openapi.js';
 import { catalogTools } from './catalog-tools.js';
 import { ToolSchemaCompiler } from './json-schema.js';
 import { mcpEndpoints, registerMcpEndpoint } from './mcp-endpoint.js';
 import { KEY_TRADE_OFF, sandboxTools } from './sandbox-tools.js';
+import { KEY_LIFETIME_HOURS } from '../sandbox/keys.js';
+import { cartLimitText } from '../sandbox/rate-limits.js';
+import { CHECKOUT_SCOPE } from '../sandbox/scopes.js';
+import { shippingCurrenciesText, STANDARD_SHIPPING_ID } from '../sandbox/shipping.js';
 
 /** The server instructions, told the deployment's limits (and the sandbox's, its cart currencies). */
 function catalogInstructions(config: Config): string {
@@ -15,21 +19,9 @@ function catalogInstructions(config: Config): string {
 
 function sandboxInstructions(config: Config): string {
   return `Vetrina sandbox: rehearse a purchase end to end. Everything here is simulated: no order, payment, customer or stock reservation is ever created, and checkout returns checkout_url null.
-Flow: 1) create_sandbox_key (free, 24 h; or POST /sandbox/v1/keys) and configure this MCP client to send "Authorization: Bearer <access_token>" on its requests to this server, or, if it cannot set headers, pass the access_token as the sandbox_key argument of every cart tool (${KEY_TRADE_OFF}); 2) search_catalog / get_product to find a purchasable variant (availability.purchasable true and a price in your market); 3) create_cart (currency ${cartCurrencies(config)}); 4) add_to_cart (and remove_from_cart); 5) set_shipping_address; 6) list_shipping_options and select_shipping_option (sandbox_standard); 7) checkout (needs the checkout:create scope).
-Failures are tool errors whose JSON carries the same error strings as the REST API (sandbox_invalid_request naming the argument and the values it accepts, sandbox_unauthorized, sandbox_insufficient_scope with the scope, sandbox_not_found, sandbox_variant_not_purchasable, sandbox_cart_incomplete, sandbox_idempotency_mismatch, sandbox_rate_limited). Pass idempotency_key to make create_cart, add_to_cart and checkout safe to retry. The catalog tools work with the shared public key or no key. Every request counts against the catalog rate limit (${catalogLimitInWords(config.catalogRateLimit)}); cart tools also against the cart limit (${cartLimitInWords(config)}).`;
+Flow: 1) create_sandbox_key (free, ${KEY_LIFETIME_HOURS} h; or POST /sandbox/v1/keys) and configure this MCP client to send "Authorization: Bearer <access_token>" on its requests to this server, or, if it cannot set headers, pass the access_token as the sandbox_key argument of every cart tool (${KEY_TRADE_OFF}); 2) search_catalog / get_product to find a purchasable variant (availability.purchasable true and a price in your market); 3) create_cart (currency ${shippingCurrenciesText(config.sandbox.shippingAmounts)}, where a catalog region sells it); 4) add_to_cart (and remove_from_cart); 5) set_shipping_address; 6) list_shipping_options and select_shipping_option (${STANDARD_SHIPPING_ID}); 7) checkout (needs the ${CHECKOUT_SCOPE} scope).
+Failures are tool errors whose JSON carries the same error strings as the REST API (sandbox_invalid_request naming the argument and the values it accepts, sandbox_unauthorized, sandbox_insufficient_scope with the scope, sandbox_not_found, sandbox_variant_not_purchasable, sandbox_cart_incomplete, sandbox_idempotency_mismatch, sandbox_rate_limited). Pass idempotency_key to make create_cart, add_to_cart and checkout safe to retry. The catalog tools work with the shared public key or no key. Every request counts against the catalog rate limit (${catalogLimitInWords(config.catalogRateLimit)}); cart tools also against the cart limit (${cartLimitText(config.sandbox)}).`;
 }
-
-/**
- * A cart opens in a currency with a configured shipping amount that a catalog region
- * sells (docs/decisions.md, Shipping); the catalog decides the second part per request.
- */
-function cartCurrencies(config: Config): string {
-  const currencies = Object.keys(config.sandbox.shippingAmounts);
-  const list = currencies.length > 1 ? `${currencies.slice(0, -1).join(', ')} or ${currencies.at(-1)}` : currencies.join('');
-  return `${list}, where a catalog region sells it`;
-}
-
-const cartLimitInWords = (config: Config) => limitInWords(config.sandbox.cartRateLimit, 'calls per key per minute');
 
 /** The two MCP servers of the contract: `/mcp` (discovery) and `/mcp/sandbox` (discovery plus simulated cart). */
 export const mcpPlugin = fp<{ config: Config }>(
@@ -39,7 +31,7 @@ export const mcpPlugin = fp<{ config: Config }>(
     const discovery = catalogTools(app.catalog, schemas);
     const sandbox = [
       ...discovery,
-      ...sandboxTools({ sandbox: app.sandbox, enabled: config.sandbox.enabled, keyRateLimit: config.sandbox.keyRateLimit }, schemas),
+      ...sandboxTools(app.sandbox, schemas),
     ];
     const common = { version: CONTRACT_VERSION, allowedHosts: config.mcpAllowedHosts };
     const transport = `Streamable HTTP MCP endpoint (JSON-RPC 2.0), stateless: POST only (any other method is 405 with Allow: POST). Every request (initialize, tools/list, tools/call, ping, notifications) counts against the catalog rate limit (${catalogLimitInWords(config.catalogRateLimit)}), one window per client IP shared with GET /public/v1/products and both MCP servers; past it the answer is HTTP 429 with RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and Retry-After and a JSON-RPC error. A body that is not JSON is HTTP 400 with the JSON-RPC parse error (-32700). Host and Origin must be allowed hosts (MCP_ALLOWED_HOSTS): a malformed Host is 400, another host 403.`;
@@ -60,7 +52,7 @@ export const mcpPlugin = fp<{ config: Config }>(
         name: 'vetrina-sandbox',
         instructions: sandboxInstructions(config),
         summary: 'MCP server: simulated cart and checkout',
-        description: `${transport} Same revisions as /mcp. Tools: search_catalog, get_product, list_markets (with the shared public key or no key), create_sandbox_key, create_cart, get_cart, add_to_cart, remove_from_cart, set_shipping_address, list_shipping_options, select_shipping_option, checkout. The sandbox key travels in the HTTP Authorization header (Bearer) of each MCP request or, for clients that cannot set headers, in the sandbox_key argument of each cart tool (the header wins when both are present; a key in an argument ends up in the agent's transcript). A cart tool without a sufficient key returns a tool error naming the scope it needs. Cart tools also count against the REST cart limit (${cartLimitInWords(config)}) and share the REST idempotency store. Nothing real is ever created.`,
+        description: `${transport} Same revisions as /mcp. Tools: search_catalog, get_product, list_markets (with the shared public key or no key), create_sandbox_key, create_cart, get_cart, add_to_cart, remove_from_cart, set_shipping_address, list_shipping_options, select_shipping_option, checkout. The sandbox key travels in the HTTP Authorization header (Bearer) of each MCP request or, for clients that cannot set headers, in the sandbox_key argument of each cart tool (the header wins when both are present; a key in an argument ends up in the agent's transcript). A cart tool without a sufficient key returns a tool error naming the scope it needs. Cart tools also count against the REST cart limit (${cartLimitText(config.sandbox)}) and share the REST idempotency store. Nothing real is ever created.`,
         tools: sandbox,
       });
     });

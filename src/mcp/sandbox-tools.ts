@@ -1,31 +1,36 @@
 import { Type, type Static, type TObject, type TProperties } from 'typebox';
-import { HttpProblem } from '../http/problem.js';
-import { admitCartCall } from '../sandbox/admission.js';
+import { DEFAULT_COUNTRY } from '../catalog/market.js';
+import { admitKeyWithScope } from '../sandbox/admission.js';
 import type { SandboxPrincipal } from '../sandbox/auth.js';
-import { missingKey, sandboxDisabled, sandboxErrors } from '../sandbox/errors.js';
-import { recordCall } from '../sandbox/recorded-call.js';
-import type { SandboxServices } from '../sandbox/sandbox-plugin.js';
-import { SandboxAddress, SandboxKeyRequest, SandboxKeyResponse, SandboxShippingOptions } from '../sandbox/schemas.js';
-import { CART_SCOPE, CHECKOUT_SCOPE, type Scope } from '../sandbox/scopes.js';
-import { TOKEN_SHAPE } from '../sandbox/tokens.js';
+import { missingKey, sandboxErrors } from '../sandbox/errors.js';
+import { IDEMPOTENCY_RETENTION_HOURS } from '../sandbox/idempotency.js';
+import { KEY_LIFETIME_HOURS } from '../sandbox/keys.js';
+import { cartLimitText, keyLimitText } from '../sandbox/rate-limits.js';
+import {
+  DEFAULT_CURRENCY,
+  idempotencyKey,
+  MAX_QUANTITY,
+  SandboxAddress,
+  SandboxCartRequest,
+  SandboxItemRequest,
+  SandboxKeyRequest,
+  SandboxKeyResponse,
+  SandboxShippingOptionRequest,
+  SandboxShippingOptions,
+} from '../sandbox/schemas.js';
+import { CART_SCOPE, CHECKOUT_SCOPE, DEFAULT_SCOPES, SCOPES, type Scope } from '../sandbox/scopes.js';
+import type { SandboxServices } from '../sandbox/services.js';
+import { shippingAmountsText, shippingCurrenciesText, STANDARD_SHIPPING_ID, STANDARD_SHIPPING_TEXT } from '../sandbox/shipping.js';
+import { TOKEN_PREFIX, TOKEN_SHAPE } from '../sandbox/tokens.js';
 import type { ToolSchemaCompiler } from './json-schema.js';
-import { defineTool, type ToolContext, type ToolDefinition } from './tool.js';
-
-export interface SandboxToolDeps {
-  sandbox: SandboxServices;
-  /** When the sandbox is switched off, its tools answer sandbox_disabled like its routes. */
-  enabled: boolean;
-  /** Keys per client IP per hour; 0 is no limit. */
-  keyRateLimit: number;
-}
+import { defineTool, RenderedToolError, type ToolContext, type ToolDefinition } from './tool.js';
 
 const SIMULATED = 'Simulated: nothing real (order, payment, customer, stock reservation) is ever created.';
 
 /** How an agent hands its key to a cart tool, and what passing it as an argument costs. */
-export const KEY_TRADE_OFF =
-  'A key passed as sandbox_key becomes part of the conversation (the agent\'s transcript and context, and whatever logs the client keeps); send the Authorization header instead where the client can. The header wins when both are present. Sandbox keys expire after 24 hours and reach only simulated carts.';
+export const KEY_TRADE_OFF = `A key passed as sandbox_key becomes part of the conversation (the agent's transcript and context, and whatever logs the client keeps); send the Authorization header instead where the client can. The header wins when both are present. Sandbox keys expire after ${KEY_LIFETIME_HOURS} hours and reach only simulated carts.`;
 
-const KEY_NOTE = `Needs a sandbox key with that scope: in the HTTP Authorization header of the MCP request ("Bearer sbx_test_...") or, for a client that cannot set headers, as the sandbox_key argument. Without it the tool error is sandbox_unauthorized or sandbox_insufficient_scope, naming the scope. Carts are visible only to the key that created them (another key gets sandbox_not_found).`;
+const KEY_NOTE = `Needs a sandbox key with that scope: in the HTTP Authorization header of the MCP request ("Bearer ${TOKEN_PREFIX}...") or, for a client that cannot set headers, as the sandbox_key argument. Without it the tool error is sandbox_unauthorized or sandbox_insufficient_scope, naming the scope. Carts are visible only to the key that created them (another key gets sandbox_not_found).`;
 
 const NO_KEY_SENT =
   'This tool needs a sandbox key: pass sandbox_key (the access_token from create_sandbox_key) or send Authorization: Bearer <access_token> on the MCP request.';
@@ -38,21 +43,17 @@ const WRITES = { readOnlyHint: false, idempotentHint: false, destructiveHint: fa
 /**
  * The sandbox cart tools of `/mcp/sandbox`. Each authenticates the request's bearer key
  * (or its sandbox_key argument) and calls the same services as the REST routes, with the
- * same rate limit per key and the same idempotency store; failures carry the REST
- * `SandboxError` bodies.
+ * same gate, rate limit per key and idempotency store; failures carry the REST
+ * `SandboxError` bodies. Arguments are the REST request schemas under the tools' names.
  */
-export function sandboxTools(deps: SandboxToolDeps, schemas: ToolSchemaCompiler): ToolDefinition[] {
-  const { sandbox } = deps;
+export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompiler): ToolDefinition[] {
+  const { config } = sandbox;
   const cartOutput = schemas.output(Type.Ref('SandboxCart'));
   const cartId = Type.String({ minLength: 1, maxLength: 64, description: 'The cart id from create_cart (`sandbox_cart_...`).' });
-  const variantId = Type.String({ minLength: 1, maxLength: 128, description: 'A variant id from the catalog (`variants[].id`).' });
-  const idempotencyKey = Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 255,
-      description:
-        'Optional: makes a retry safe. The first result is stored for 24 h and returned again for the same key and arguments; other arguments under the same key are sandbox_idempotency_mismatch.',
-    }),
+  const idempotencyKeyArg = Type.Optional(
+    idempotencyKey(
+      `Optional: makes a retry safe. The first result is stored for ${IDEMPOTENCY_RETENTION_HOURS} h and returned again for the same key and arguments; other arguments under the same key are sandbox_idempotency_mismatch.`,
+    ),
   );
   const sandboxKey = Type.Optional(
     Type.String({
@@ -60,19 +61,15 @@ export function sandboxTools(deps: SandboxToolDeps, schemas: ToolSchemaCompiler)
       description: `The access_token of create_sandbox_key, for clients that cannot send the Authorization header. ${KEY_TRADE_OFF}`,
     }),
   );
-
-  // An unreachable store is answered by the sandbox's error surface, as on REST.
-  const guarded = async (work: () => Promise<object>) => {
-    if (!deps.enabled) throw sandboxDisabled();
-    return work();
-  };
+  const { variant_id: variantId, quantity } = SandboxItemRequest.properties;
+  const cartLimit = `Counts against the cart limit of the key (${cartLimitText(config)}), together with the REST cart routes.`;
 
   /** The header wins; a blank header counts as none, so sandbox_key can stand in for it. */
   const admit = (context: ToolContext, scope: Scope, key: string | undefined): Promise<SandboxPrincipal> => {
     const header = context.request.headers.authorization;
     const authorization = header?.trim() ? header : key === undefined ? undefined : `Bearer ${key}`;
     if (authorization === undefined) throw missingKey(scope, NO_KEY_SENT);
-    return admitCartCall(sandbox, context.request, context.reply, { scope, authorization });
+    return admitKeyWithScope(sandbox, context.request, context.reply, scope, authorization);
   };
 
   /**
@@ -87,17 +84,14 @@ export function sandboxTools(deps: SandboxToolDeps, schemas: ToolSchemaCompiler)
     work: () => Promise<object>,
   ): Promise<object> => {
     if (key === undefined) return work();
-    const scope = { keyId: principal.keyId, idempotencyKey: key, method: 'MCP', path: `tools/${operation}` };
-    const outcome = await sandbox.runIdempotently(scope, args, () => recordCall(200, work)).catch((error: unknown) => {
-      // The store's message names the REST header; an agent sent an argument.
-      if (!(error instanceof HttpProblem) || error.code !== 'sandbox_idempotency_mismatch') throw error;
-      throw new HttpProblem(error.statusCode, error.code, IDEMPOTENCY_KEY_REUSED);
+    const outcome = await sandbox.runIdempotently({
+      scope: { keyId: principal.keyId, idempotencyKey: key, method: 'MCP', path: `tools/${operation}` },
+      input: args,
+      mismatchMessage: IDEMPOTENCY_KEY_REUSED,
+      successStatus: 200,
+      run: work,
     });
-    const body = JSON.parse(outcome.body) as { error: string; message: string; scope?: string };
-    if (outcome.statusCode >= 400) {
-      throw new HttpProblem(outcome.statusCode, body.error, body.message, body.scope ? { scope: body.scope } : {});
-    }
-    return body;
+    return outcome.statusCode >= 400 ? new RenderedToolError(outcome.body) : outcome.body;
   };
 
   /** A cart tool: its arguments plus sandbox_key; it runs once the key is admitted with `scope`. */
@@ -114,13 +108,13 @@ export function sandboxTools(deps: SandboxToolDeps, schemas: ToolSchemaCompiler)
     defineTool(sandboxErrors, {
       name: spec.name,
       title: spec.title,
-      description: `${spec.description} Scope: ${spec.scope}. ${KEY_NOTE}`,
+      description: `${spec.description} Scope: ${spec.scope}. ${KEY_NOTE} ${cartLimit}`,
       input: schemas.input(Type.Object({ ...spec.args, sandbox_key: sandboxKey }, { additionalProperties: false })),
       output: spec.output ?? cartOutput,
       annotations: spec.annotations,
       run: (args, context) => {
         const { sandbox_key, ...own } = args as Static<TObject<P>> & { sandbox_key?: string };
-        return guarded(async () => spec.run(own as Static<TObject<P>>, await admit(context, spec.scope, sandbox_key)));
+        return sandbox.whenAvailable(async () => spec.run(own as Static<TObject<P>>, await admit(context, spec.scope, sandbox_key)));
       },
     });
 
@@ -128,12 +122,12 @@ export function sandboxTools(deps: SandboxToolDeps, schemas: ToolSchemaCompiler)
     defineTool(sandboxErrors, {
       name: 'create_sandbox_key',
       title: 'Create a sandbox key',
-      description: `Issues a free sandbox key valid for 24 hours (no credentials needed${deps.keyRateLimit > 0 ? `; ${deps.keyRateLimit} per client IP per hour` : ''}). Scopes: catalog:read, cart:write, checkout:create; omit scopes to get all three. The token is shown once. Next: send it as "Authorization: Bearer <access_token>" on requests to this server (reconnect with that header) or, if this client cannot set headers, pass it as the sandbox_key argument of the cart tools; then call create_cart. ${KEY_TRADE_OFF} ${SIMULATED}`,
+      description: `Issues a free sandbox key valid for ${KEY_LIFETIME_HOURS} hours (no credentials needed; ${keyLimitText(config)}). Scopes: ${SCOPES.join(', ')}; omit scopes to get ${DEFAULT_SCOPES.join(', ')}. The token is shown once. Next: send it as "Authorization: Bearer <access_token>" on requests to this server (reconnect with that header) or, if this client cannot set headers, pass it as the sandbox_key argument of the cart tools; then call create_cart. ${KEY_TRADE_OFF} ${SIMULATED}`,
       input: schemas.input(SandboxKeyRequest),
       output: schemas.output(SandboxKeyResponse),
       annotations: WRITES,
       run: (args, { request, reply }) =>
-        guarded(async () => {
+        sandbox.whenAvailable(async () => {
           await sandbox.rateLimits.keys(request, reply);
           return sandbox.issueKey(args.scopes);
         }),
@@ -142,12 +136,9 @@ export function sandboxTools(deps: SandboxToolDeps, schemas: ToolSchemaCompiler)
     cartTool({
       name: 'create_cart',
       title: 'Create a sandbox cart',
-      description: `Opens an empty simulated cart in a currency (default EUR; EUR, GBP, USD or CHF as the catalog sells them). The cart's market is that currency's region (IT for EUR until a shipping address in another EUR country is set). Next: add_to_cart with a purchasable variant id from search_catalog or get_product.`,
+      description: `Opens an empty simulated cart in a currency (default ${DEFAULT_CURRENCY}; ${shippingCurrenciesText(config.shippingAmounts)} as the catalog sells them). The cart's market is that currency's region (the region of ${DEFAULT_COUNTRY} where it sells the currency) until a shipping address in another country of that currency is set. Next: add_to_cart with a purchasable variant id from search_catalog or get_product.`,
       scope: CART_SCOPE,
-      args: {
-        currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217, default EUR.' })),
-        idempotency_key: idempotencyKey,
-      },
+      args: { ...SandboxCartRequest.properties, idempotency_key: idempotencyKeyArg },
       annotations: WRITES,
       run: ({ idempotency_key, ...input }, principal) =>
         idempotent(principal, 'create_cart', idempotency_key, input, () => sandbox.carts.createCart(principal, input)),
@@ -166,14 +157,9 @@ export function sandboxTools(deps: SandboxToolDeps, schemas: ToolSchemaCompiler)
     cartTool({
       name: 'add_to_cart',
       title: 'Add a variant to a sandbox cart',
-      description: `Adds quantity (1 to 99) of a variant; adding a variant already in the cart adds to its quantity (at most 99 in all). Only purchasable variants with a price in the cart's market can be added, else sandbox_variant_not_purchasable (unknown, draft, weighted, out of stock or unpriced). Next: set_shipping_address.`,
+      description: `Adds quantity (1 to ${MAX_QUANTITY}) of a variant; adding a variant already in the cart adds to its quantity (at most ${MAX_QUANTITY} in all). Only purchasable variants with a price in the cart's market can be added, else sandbox_variant_not_purchasable (unknown, draft, weighted, out of stock or unpriced). Next: set_shipping_address.`,
       scope: CART_SCOPE,
-      args: {
-        cart_id: cartId,
-        variant_id: variantId,
-        quantity: Type.Integer({ minimum: 1, maximum: 99 }),
-        idempotency_key: idempotencyKey,
-      },
+      args: { cart_id: cartId, variant_id: variantId, quantity, idempotency_key: idempotencyKeyArg },
       annotations: WRITES,
       run: ({ cart_id, idempotency_key, ...item }, principal) =>
         idempotent(principal, `add_to_cart/${cart_id}`, idempotency_key, item, () => sandbox.carts.addItem(principal, cart_id, item)),
@@ -202,7 +188,7 @@ export function sandboxTools(deps: SandboxToolDeps, schemas: ToolSchemaCompiler)
     cartTool({
       name: 'list_shipping_options',
       title: 'List shipping options',
-      description: `Lists the shipping options for the cart's currency: one, sandbox_standard ("Standard shipping (simulated)"), at a fixed amount. Next: select_shipping_option.`,
+      description: `Lists the shipping options for the cart's currency: one, ${STANDARD_SHIPPING_TEXT}, at the amount configured for the currency (${shippingAmountsText(config.shippingAmounts)} here). Next: select_shipping_option.`,
       scope: CART_SCOPE,
       args: { cart_id: cartId },
       output: schemas.output(SandboxShippingOptions),
@@ -213,9 +199,9 @@ export function sandboxTools(deps: SandboxToolDeps, schemas: ToolSchemaCompiler)
     cartTool({
       name: 'select_shipping_option',
       title: 'Select a shipping option',
-      description: `Selects the cart's shipping option (only sandbox_standard exists); its amount enters the totals. Next: checkout.`,
+      description: `Selects the cart's shipping option (only ${STANDARD_SHIPPING_ID} exists); its amount enters the totals. Next: checkout.`,
       scope: CART_SCOPE,
-      args: { cart_id: cartId, shipping_option_id: Type.Literal('sandbox_standard', { description: 'The only shipping option.' }) },
+      args: { cart_id: cartId, ...SandboxShippingOptionRequest.properties },
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
       run: ({ cart_id, shipping_option_id }, principal) => sandbox.carts.selectShippingOption(principal, cart_id, shipping_option_id),
     }),
@@ -225,7 +211,7 @@ export function sandboxTools(deps: SandboxToolDeps, schemas: ToolSchemaCompiler)
       title: 'Simulated checkout',
       description: `Simulates checkout: a cart with at least one item, a shipping address and a shipping option returns status ready_for_checkout and checkout_url null; otherwise sandbox_cart_incomplete names what is missing. ${SIMULATED} Real payment happens elsewhere in a future production flow.`,
       scope: CHECKOUT_SCOPE,
-      args: { cart_id: cartId, idempotency_key: idempotencyKey },
+      args: { cart_id: cartId, idempotency_key: idempotencyKeyArg },
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
       run: ({ cart_id, idempotency_key }, principal) =>
         idempotent(principal, `checkout/${cart_id}`, idempotency_key, {}, () => sandbox.carts.checkout(principal, cart_id)),

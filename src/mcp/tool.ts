@@ -24,6 +24,14 @@ export interface ToolDefinition {
   call(args: unknown, context: ToolContext): Promise<CallToolResult>;
 }
 
+/**
+ * A failure whose body is already in the surface's envelope (the recorded answer of an
+ * idempotent call): a tool returns it and the agent gets that body as a tool error.
+ */
+export class RenderedToolError {
+  constructor(readonly body: object) {}
+}
+
 export interface ToolSpec<Args> {
   name: string;
   title: string;
@@ -31,7 +39,7 @@ export interface ToolSpec<Args> {
   input: ToolInput<Args>;
   output: StandardSchemaWithJSON;
   annotations: ToolAnnotations;
-  run(args: Args, context: ToolContext): Promise<object> | object;
+  run(args: Args, context: ToolContext): Promise<object | RenderedToolError> | object | RenderedToolError;
 }
 
 /**
@@ -55,13 +63,18 @@ export function defineTool<Args>(surface: ErrorSurface, spec: ToolSpec<Args>): T
           });
         }
         const data = await run(checked.args, context);
+        if (data instanceof RenderedToolError) return toolError(data.body);
         return { content: [{ type: 'text', text: serializeJson(data) }], structuredContent: data as Record<string, unknown> };
       } catch (error) {
         const problem = error instanceof HttpProblem ? error : (surface.recognise?.(error) ?? unexpected(error, surface, name, context));
-        return { isError: true, content: [{ type: 'text', text: JSON.stringify(surface.body(problem, context.request)) }] };
+        return toolError(surface.body(problem, context.request));
       }
     },
   };
+}
+
+function toolError(body: object): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
 
 function unexpected(error: unknown, surface: ErrorSurface, tool: string, { request }: ToolContext): HttpProblem {

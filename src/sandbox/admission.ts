@@ -1,31 +1,41 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { requireScope, type SandboxPrincipal } from './auth.js';
-import type { SandboxServices } from './sandbox-plugin.js';
+import { requireScopeOr401, type SandboxPrincipal } from './auth.js';
 import type { Scope } from './scopes.js';
-
-export interface AdmissionOptions {
-  /** The scope the call needs, named in a 401. */
-  scope?: Scope;
-  /** Refuse a key without `scope` with 401 here; false leaves the service to answer 403. */
-  enforceScope?: boolean;
-  /** The credentials, as an Authorization header value; the request's own header by default. */
-  authorization?: string | undefined;
-}
+import type { SandboxServices } from './services.js';
 
 /**
- * Lets a cart call in, for the REST routes and the MCP tools alike: authenticate the
- * bearer key (naming `scope` in a 401), count the call against the key's cart limit,
- * then (unless the service is left to answer 403) refuse a key without `scope` with 401.
+ * How a cart call gets in, for the REST routes and the MCP tools alike (docs/decisions.md,
+ * Scope per route). `authorization` is the credentials as an Authorization header value:
+ * the request's own header unless the caller found the key elsewhere.
  */
-export async function admitCartCall(
+
+/**
+ * A valid key, else 401 (naming `scope`, when the call has one, in the challenge); then
+ * the call counts against the key's cart limit. What the key may do is left to the cart
+ * service, which answers a missing scope with 403: checkout and the compatibility route.
+ */
+export async function admitKey(
   services: SandboxServices,
   request: FastifyRequest,
   reply: FastifyReply,
-  { scope, enforceScope = true, authorization = request.headers.authorization }: AdmissionOptions = {},
+  scope?: Scope,
+  authorization = request.headers.authorization,
 ): Promise<SandboxPrincipal> {
   const principal = await services.authenticate(authorization, request.ip, scope);
   request.sandboxPrincipal = principal;
   await services.rateLimits.carts(request, reply);
-  if (scope && enforceScope) requireScope(principal, scope, 401);
+  return principal;
+}
+
+/** A valid key holding `scope`, else 401 naming it: the explicit cart routes and every MCP cart tool. */
+export async function admitKeyWithScope(
+  services: SandboxServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  scope: Scope,
+  authorization = request.headers.authorization,
+): Promise<SandboxPrincipal> {
+  const principal = await admitKey(services, request, reply, scope, authorization);
+  requireScopeOr401(principal, scope);
   return principal;
 }

@@ -3,7 +3,7 @@ import type { Clock } from './clock.js';
 import { insufficientScope, invalidKey, missingKey } from './errors.js';
 import { findKeyByToken } from './keys.js';
 import { PUBLIC_KEY_SCOPES, type Scope } from './scopes.js';
-import { TOKEN_SHAPE, sameSecret } from './tokens.js';
+import { TOKEN_PREFIX, TOKEN_SHAPE, sameSecret } from './tokens.js';
 
 /** Who is calling: the key a request authenticated with. */
 export interface SandboxPrincipal {
@@ -19,7 +19,7 @@ export interface SandboxPrincipal {
 }
 
 /** The shared public key is configured, not stored, so it has an id of its own per client. */
-export function publicKeyId(clientIp: string): string {
+function publicKeyId(clientIp: string): string {
   return `public:${clientIp}`;
 }
 
@@ -38,7 +38,7 @@ export async function authenticate(
   if (authorization === undefined || authorization.trim() === '') throw missingKey(scope);
   const token = BEARER.exec(authorization)?.[1];
   if (token === undefined || !TOKEN_SHAPE.test(token)) {
-    throw invalidKey('The Authorization header must be "Bearer sbx_test_...".', scope);
+    throw invalidKey(`The Authorization header must be "Bearer ${TOKEN_PREFIX}...".`, scope);
   }
   if (sameSecret(token, deps.publicKey)) return { keyId: publicKeyId(clientIp), scopes: PUBLIC_KEY_SCOPES, expiresAt: null };
 
@@ -50,7 +50,12 @@ export async function authenticate(
   return { keyId: key.id, scopes: key.scopes, expiresAt: key.expiresAt };
 }
 
-/** docs/decisions.md, Scope per route: services answer a missing scope with 403; the explicit routes check first and answer 401. */
-export function requireScope(principal: SandboxPrincipal, scope: Scope, status: 401 | 403 = 403): void {
-  if (!principal.scopes.includes(scope)) throw insufficientScope(scope, status);
+/** docs/decisions.md, Scope per route: the cart service's own check, 403 for a key without `scope`. */
+export function requireScopeOr403(principal: SandboxPrincipal, scope: Scope): void {
+  if (!principal.scopes.includes(scope)) throw insufficientScope(scope, 403);
+}
+
+/** docs/decisions.md, Scope per route: the explicit routes' check before the service, 401 for a key without `scope`. */
+export function requireScopeOr401(principal: SandboxPrincipal, scope: Scope): void {
+  if (!principal.scopes.includes(scope)) throw insufficientScope(scope, 401);
 }

@@ -2,13 +2,14 @@ import { newId } from '../lib/new-id.js';
 import { toMajorUnits } from '../catalog/read-model/pricing.js';
 import type { CatalogSnapshot } from '../catalog/read-model/snapshot.js';
 import type { Db } from '../store/database.js';
-import { requireScope, type SandboxPrincipal } from './auth.js';
+import { requireScopeOr403, type SandboxPrincipal } from './auth.js';
 import { priceCart, sellability, type PricedCart } from './cart-pricing.js';
 import { findOwnedCart, insertCart, updateCart, type CartContents, type StoredCart } from './cart-store.js';
 import type { Clock } from './clock.js';
 import { cartIncomplete, cartNotFound, invalidRequest, variantNotPurchasable } from './errors.js';
 import {
   CART_ID_PATTERN,
+  DEFAULT_CURRENCY,
   MAX_QUANTITY,
   type SandboxAddressInput,
   type SandboxCartItemView,
@@ -46,7 +47,6 @@ export interface CartServiceDeps {
   shippingAmounts: Record<string, number>;
 }
 
-export const DEFAULT_CURRENCY = 'EUR';
 const CART_ID = new RegExp(CART_ID_PATTERN);
 /** Concurrent changes to one cart retry; this many lost races in a row means something is wrong. */
 const MAX_WRITE_ATTEMPTS = 50;
@@ -62,7 +62,7 @@ export class SandboxCartService {
   constructor(private readonly deps: CartServiceDeps) {}
 
   async createCart(principal: SandboxPrincipal, input: { currency?: string | undefined } = {}): Promise<SandboxCartView> {
-    requireScope(principal, CART_SCOPE);
+    requireScopeOr403(principal, CART_SCOPE);
     const currency = input.currency ?? DEFAULT_CURRENCY;
     const snapshot = this.deps.snapshot();
     const supported = this.supportedCurrencies(snapshot);
@@ -81,7 +81,7 @@ export class SandboxCartService {
   }
 
   async getCart(principal: SandboxPrincipal, cartId: string): Promise<SandboxCartView> {
-    requireScope(principal, CART_SCOPE);
+    requireScopeOr403(principal, CART_SCOPE);
     return this.view(await this.ownedCart(principal, cartId), this.deps.snapshot());
   }
 
@@ -118,7 +118,7 @@ export class SandboxCartService {
   }
 
   async listShippingOptions(principal: SandboxPrincipal, cartId: string): Promise<SandboxShippingOptionsView> {
-    requireScope(principal, CART_SCOPE);
+    requireScopeOr403(principal, CART_SCOPE);
     const cart = await this.ownedCart(principal, cartId);
     return { environment: 'sandbox', simulated: true, options: this.ratesFor(cart.currency).map(renderRate) };
   }
@@ -134,7 +134,7 @@ export class SandboxCartService {
 
   /** docs/decisions.md, Checkout: a simulated checkout; nothing is created anywhere, and the cart stays as it is. */
   async checkout(principal: SandboxPrincipal, cartId: string): Promise<SandboxCartView> {
-    requireScope(principal, CHECKOUT_SCOPE);
+    requireScopeOr403(principal, CHECKOUT_SCOPE);
     const cart = await this.ownedCart(principal, cartId);
     const snapshot = this.deps.snapshot();
     const priced = this.price(cart, snapshot);
@@ -177,7 +177,7 @@ export class SandboxCartService {
    * sellable are dropped before the change applies.
    */
   private async change(principal: SandboxPrincipal, cartId: string, apply: CartChange): Promise<SandboxCartView> {
-    requireScope(principal, CART_SCOPE);
+    requireScopeOr403(principal, CART_SCOPE);
     for (let attempt = 1; ; attempt++) {
       const cart = await this.ownedCart(principal, cartId);
       const snapshot = this.deps.snapshot();

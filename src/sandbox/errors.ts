@@ -73,12 +73,9 @@ export function cartIncomplete(missing: string[]): HttpProblem {
   return new HttpProblem(422, 'sandbox_cart_incomplete', `The cart is not ready for checkout: it needs ${missing.join(', ')}.`);
 }
 
-export function idempotencyMismatch(): HttpProblem {
-  return new HttpProblem(
-    422,
-    'sandbox_idempotency_mismatch',
-    'This Idempotency-Key was already used with a different request body; use a new key for a new request.',
-  );
+/** `message` names the reused key as the caller's surface spells it (a header on REST, an argument on MCP). */
+export function idempotencyMismatch(message: string): HttpProblem {
+  return new HttpProblem(422, 'sandbox_idempotency_mismatch', message);
 }
 
 export function sandboxDisabled(): HttpProblem {

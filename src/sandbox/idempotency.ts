@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { HttpProblem } from '../http/problem.js';
 import type { Db } from '../store/database.js';
 import { HOUR_MS, later, type Clock } from './clock.js';
-import { idempotencyMismatch } from './errors.js';
+import { idempotencyMismatch, sandboxErrorBody } from './errors.js';
 
 /** An Idempotency-Key is scoped to the caller, the method and the route. */
 export interface IdempotencyScope {
@@ -14,39 +15,51 @@ export interface IdempotencyScope {
   path: string;
 }
 
-/** A response as it is stored and replayed: the exact bytes of the body. */
-export interface RecordedResponse {
-  statusCode: number;
-  body: string;
-  headers: Record<string, string>;
+/** One call made at most once per scope and input, by a REST route or an MCP tool. */
+export interface IdempotentCall {
+  scope: IdempotencyScope;
+  /** The request body or tool arguments: the same scope with other input is a mismatch. */
+  input: unknown;
+  /** The 422's message for the same scope with other input: each surface names the key as its clients send it. */
+  mismatchMessage: string;
+  successStatus: number;
+  /** The service call: its result, or a business error (a 4xx HttpProblem) that is recorded like a result. */
+  run(): Promise<object>;
 }
 
-export interface IdempotentOutcome extends RecordedResponse {
-  /** True when this is a stored response of an earlier request. */
+/** What the call answered, the first time or recorded. */
+export interface IdempotentOutcome {
+  statusCode: number;
+  /** The call's result, or the SandboxError body of the business error it ended with. */
+  body: object;
+  /** `body` as recorded: REST sends these bytes, so a replay is the first answer byte for byte. */
+  json: string;
+  /** The headers of a recorded business error (WWW-Authenticate of a 401...). */
+  headers: Record<string, string>;
+  /** True when this is the recorded answer of an earlier call. */
   replayed: boolean;
 }
 
-export const IDEMPOTENCY_RETENTION_MS = 24 * HOUR_MS;
+type Answer = Omit<IdempotentOutcome, 'replayed'>;
+
+export const IDEMPOTENCY_RETENTION_HOURS = 24;
+const IDEMPOTENCY_RETENTION_MS = IDEMPOTENCY_RETENTION_HOURS * HOUR_MS;
 /** A claim without a response after this long belongs to a request that died; a duplicate takes it over. */
 const ABANDONED_AFTER_MS = 10_000;
 const POLL_MS = 15;
 
 /**
- * Runs `execute` at most once per scope and request body. The first request claims the
- * scope with an INSERT that only one writer can win (the table's primary key, so this
- * holds across processes and instances); concurrent duplicates wait for its response
- * and replay it. The same scope with another body is 422 `sandbox_idempotency_mismatch`.
- * A 400 or 5xx response is not stored, so the client can fix the request or retry it
- * under the same key.
+ * Runs `call` at most once per scope and input (docs/decisions.md, Idempotency). The
+ * first call claims the scope with an INSERT that only one writer can win (the table's
+ * primary key, so this holds across processes and instances); concurrent duplicates wait
+ * for its answer and replay it. The same scope with other input is 422
+ * `sandbox_idempotency_mismatch`. A 400 is not recorded and an unexpected failure is
+ * thrown, so the client can fix the request or retry it under the same key.
  */
-export async function runIdempotently(
-  deps: { db: Db; clock: Clock },
-  scope: IdempotencyScope,
-  requestBody: unknown,
-  execute: () => Promise<RecordedResponse>,
-): Promise<IdempotentOutcome> {
+export async function runIdempotently(deps: { db: Db; clock: Clock }, call: IdempotentCall): Promise<IdempotentOutcome> {
   const { db, clock } = deps;
-  const requestHash = fingerprint(requestBody);
+  const { scope } = call;
+  const requestHash = fingerprint(call.input);
   const waitingSince = Date.now();
   for (;;) {
     const now = clock();
@@ -69,7 +82,7 @@ export async function runIdempotently(
       .onConflict((conflict) => conflict.columns(['key_id', 'idempotency_key', 'method', 'path']).doNothing())
       .returning('key_id')
       .executeTakeFirst();
-    if (claimed) return { ...(await executeAndRecord(db, scope, claimId, execute)), replayed: false };
+    if (claimed) return { ...(await answerAndRecord(db, call, claimId)), replayed: false };
 
     const existing = await db
       .selectFrom('sandbox_idempotency')
@@ -86,11 +99,14 @@ export async function runIdempotently(
       await release(db, scope, existing.claim_id);
       continue;
     }
-    if (existing.request_hash !== requestHash) throw idempotencyMismatch();
+    if (existing.request_hash !== requestHash) throw idempotencyMismatch(call.mismatchMessage);
     if (existing.status_code !== null) {
+      // The body is recorded together with the status.
+      const json = existing.response_body!;
       return {
         statusCode: Number(existing.status_code),
-        body: existing.response_body ?? '',
+        body: JSON.parse(json) as object,
+        json,
         headers: JSON.parse(existing.response_headers ?? '{}') as Record<string, string>,
         replayed: true,
       };
@@ -99,30 +115,41 @@ export async function runIdempotently(
   }
 }
 
-async function executeAndRecord(
-  db: Db,
-  scope: IdempotencyScope,
-  claimId: string,
-  execute: () => Promise<RecordedResponse>,
-): Promise<RecordedResponse> {
-  let response: RecordedResponse;
+async function answerAndRecord(db: Db, call: IdempotentCall, claimId: string): Promise<Answer> {
+  let answer: Answer;
   try {
-    response = await execute();
+    answer = await answerOf(call);
   } catch (error) {
-    await release(db, scope, claimId);
+    await release(db, call.scope, claimId);
     throw error;
   }
-  if (response.statusCode === 400 || response.statusCode >= 500) {
-    await release(db, scope, claimId);
-    return response;
+  if (answer.statusCode === 400) {
+    await release(db, call.scope, claimId);
+    return answer;
   }
   await db
     .updateTable('sandbox_idempotency')
-    .set({ status_code: response.statusCode, response_body: response.body, response_headers: JSON.stringify(response.headers) })
-    .where((eb) => eb.and(scopeColumns(scope)))
+    .set({ status_code: answer.statusCode, response_body: answer.json, response_headers: JSON.stringify(answer.headers) })
+    .where((eb) => eb.and(scopeColumns(call.scope)))
     .where('claim_id', '=', claimId)
     .execute();
-  return response;
+  return answer;
+}
+
+/**
+ * The call's result under its success status, or a business error (a 4xx HttpProblem)
+ * as its SandboxError body and headers, so a retry gets the same error. Anything else is
+ * thrown: it is not recorded, and the key stays free for a retry.
+ */
+async function answerOf(call: IdempotentCall): Promise<Answer> {
+  try {
+    const body = await call.run();
+    return { statusCode: call.successStatus, body, json: JSON.stringify(body), headers: {} };
+  } catch (error) {
+    if (!(error instanceof HttpProblem) || error.statusCode >= 500) throw error;
+    const body = sandboxErrorBody(error);
+    return { statusCode: error.statusCode, body, json: JSON.stringify(body), headers: error.details.headers ?? {} };
+  }
 }
 
 /** Frees one claim: a claim taken over by a successor is left alone. */

@@ -4,7 +4,8 @@ import { HOUR_MS, later } from './clock.js';
 import { DEFAULT_SCOPES, SCOPES, type Scope } from './scopes.js';
 import { generateToken, hashToken } from './tokens.js';
 
-export const KEY_LIFETIME_MS = 24 * HOUR_MS;
+export const KEY_LIFETIME_HOURS = 24;
+export const KEY_LIFETIME_MS = KEY_LIFETIME_HOURS * HOUR_MS;
 
 export interface IssuedKey {
   environment: 'sandbox';
@@ -22,7 +23,7 @@ export interface StoredKey {
 }
 
 /**
- * Creates a key valid for 24 hours. The scopes were validated by the caller's schema
+ * Creates a key that expires KEY_LIFETIME_HOURS after `now`. The scopes were validated by the caller's schema
  * (known, unique, at most 3); none named means all three (docs/decisions.md, Default scopes).
  */
 export async function issueKey(db: Db, now: Date, requested: readonly Scope[] | undefined): Promise<IssuedKey> {

@@ -1,6 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { SANDBOX_ERROR_CODES } from './errors.js';
-import { SCOPES } from './scopes.js';
+import { KEY_LIFETIME_HOURS } from './keys.js';
+import { CART_SCOPE, CHECKOUT_SCOPE, DEFAULT_SCOPES, SCOPES } from './scopes.js';
+import { STANDARD_SHIPPING_ID } from './shipping.js';
+import { TOKEN_PREFIX, TOKEN_RANDOM_LENGTH } from './tokens.js';
 
 /**
  * The sandbox resources of the contract, each with an `$id` equal to its
@@ -11,10 +14,15 @@ import { SCOPES } from './scopes.js';
 
 export const MAX_QUANTITY = 99;
 export const CART_ID_PATTERN = '^sandbox_cart_[0-9a-f]{24}$';
-export const STANDARD_SHIPPING_ID = 'sandbox_standard';
+export const DEFAULT_CURRENCY = 'EUR';
 
 const ScopeName = Type.Enum([...SCOPES], { description: 'A sandbox scope.' });
-const VariantId = Type.String({ minLength: 1, maxLength: 128, description: 'A variant id from the catalog (`variants[].id`).' });
+/** A variant id as a request names it; `description` says what it is for. */
+export const VARIANT_ID_MAX_LENGTH = 128;
+export const variantId = (description = 'A variant id from the catalog (`variants[].id`).') =>
+  Type.String({ minLength: 1, maxLength: VARIANT_ID_MAX_LENGTH, description });
+/** An idempotency key, in a header (REST) or an argument (MCP); `description` says how it is honoured there. */
+export const idempotencyKey = (description: string) => Type.String({ minLength: 1, maxLength: 255, description });
 const Quantity = Type.Integer({ minimum: 1, maximum: MAX_QUANTITY });
 const ShippingOptionId = Type.Literal(STANDARD_SHIPPING_ID, { description: 'The only shipping option of the sandbox.' });
 
@@ -22,9 +30,9 @@ export const SandboxKeyRequest = Type.Object(
   {
     scopes: Type.Optional(
       Type.Array(ScopeName, {
-        maxItems: 3,
+        maxItems: SCOPES.length,
         uniqueItems: true,
-        description: 'Scopes to grant: at most 3, unique, known (else 400). Omitted or empty: all three.',
+        description: `Scopes to grant: at most ${SCOPES.length}, unique, known (else 400). Omitted or empty: ${DEFAULT_SCOPES.join(', ')}.`,
       }),
     ),
   },
@@ -36,10 +44,13 @@ export const SandboxKeyResponse = Type.Object(
     environment: Type.Literal('sandbox'),
     token_type: Type.Literal('Bearer'),
     access_token: Type.String({
-      pattern: '^sbx_test_',
-      description: '`sbx_test_` followed by at least 32 random base62 characters. Shown once: only its SHA-256 hash is stored.',
+      pattern: `^${TOKEN_PREFIX}`,
+      description: `\`${TOKEN_PREFIX}\` followed by ${TOKEN_RANDOM_LENGTH} random base62 characters. Shown once: only its SHA-256 hash is stored.`,
     }),
-    expires_at: Type.String({ format: 'date-time', description: '24 hours after creation. Carts made with the key expire with it.' }),
+    expires_at: Type.String({
+      format: 'date-time',
+      description: `${KEY_LIFETIME_HOURS} hours after creation. Carts made with the key expire with it.`,
+    }),
     scopes: Type.Array(ScopeName, { description: 'The granted scopes.' }),
     available_scopes: Type.Array(ScopeName),
   },
@@ -51,9 +62,8 @@ export const SandboxCartRequest = Type.Object(
     currency: Type.Optional(
       Type.String({
         pattern: '^[A-Z]{3}$',
-        default: 'EUR',
-        description:
-          'The cart currency, default EUR. It must be sold by a catalog region and have a configured sandbox shipping amount, else 400.',
+        default: DEFAULT_CURRENCY,
+        description: `The cart currency (ISO 4217), default ${DEFAULT_CURRENCY}. It must be sold by a catalog region and have a configured sandbox shipping amount, else 400.`,
       }),
     ),
   },
@@ -61,7 +71,7 @@ export const SandboxCartRequest = Type.Object(
 );
 
 export const SandboxItemRequest = Type.Object(
-  { variant_id: VariantId, quantity: Quantity },
+  { variant_id: variantId(), quantity: Quantity },
   { $id: 'SandboxItemRequest', additionalProperties: false },
 );
 
@@ -102,18 +112,18 @@ export const SandboxEmptyRequest = Type.Object({}, { $id: 'SandboxEmptyRequest',
 const closed = (description: string) => ({ additionalProperties: false, description });
 const actionBranches = [
   Type.Object(
-    { action: Type.Literal('add_item'), variant_id: VariantId, quantity: Quantity },
-    closed('Same as POST /sandbox/v1/carts/{id}/items (needs cart:write).'),
+    { action: Type.Literal('add_item'), variant_id: variantId(), quantity: Quantity },
+    closed(`Same as POST /sandbox/v1/carts/{id}/items (needs ${CART_SCOPE}).`),
   ),
   Type.Object(
     { action: Type.Literal('set_shipping_address'), address: Type.Ref('SandboxAddress') },
-    closed('Same as POST /sandbox/v1/carts/{id}/shipping-address (needs cart:write).'),
+    closed(`Same as POST /sandbox/v1/carts/{id}/shipping-address (needs ${CART_SCOPE}).`),
   ),
   Type.Object(
     { action: Type.Literal('select_shipping_option'), shipping_option_id: ShippingOptionId },
-    closed('Same as POST /sandbox/v1/carts/{id}/shipping-option (needs cart:write).'),
+    closed(`Same as POST /sandbox/v1/carts/{id}/shipping-option (needs ${CART_SCOPE}).`),
   ),
-  Type.Object({ action: Type.Literal('checkout_link') }, closed('Same as POST /sandbox/v1/carts/{id}/checkout (needs checkout:create).')),
+  Type.Object({ action: Type.Literal('checkout_link') }, closed(`Same as POST /sandbox/v1/carts/{id}/checkout (needs ${CHECKOUT_SCOPE}).`)),
 ];
 export type SandboxAction = Static<(typeof actionBranches)[number]>;
 
@@ -142,7 +152,7 @@ export const SandboxShippingOption = Type.Object(
   {
     id: Type.String(),
     name: Type.String(),
-    amount: Type.Number({ description: 'Major units; configured per currency (4.90 EUR by default).' }),
+    amount: Type.Number({ description: "Major units; the amount configured for the cart's currency." }),
     currency: Type.Optional(Type.String()),
   },
   { $id: 'SandboxShippingOption' },
@@ -161,7 +171,7 @@ export const SandboxCart = Type.Object(
     shipping_option: Type.Optional(Type.Ref('SandboxShippingOption')),
     totals: Type.Object(
       { item_total: MajorAmount, shipping_total: MajorAmount, grand_total: MajorAmount },
-      { description: 'Computed in integer minor units and served in major units, so 3 × 16.50 + 4.90 is exactly 54.4.' },
+      { description: 'Computed in integer minor units and served in major units, so three items at 0.10 total exactly 0.3.' },
     ),
     status: Type.Optional(Type.Literal('ready_for_checkout', { description: 'Only on a successful checkout answer.' })),
     checkout_url: Type.Optional(Type.Null({ description: 'Only on a checkout answer; always null: nothing real is paid.' })),
@@ -206,7 +216,7 @@ export const SandboxDiscovery = Type.Object(
       {
         endpoint: Type.String({ format: 'uri' }),
         method: Type.Literal('POST'),
-        lifetime_seconds: Type.Integer({ description: 'Keys expire this long after creation (24 h).' }),
+        lifetime_seconds: Type.Integer({ description: `Keys expire this long after creation (${KEY_LIFETIME_HOURS} h).` }),
         default_scopes: Type.Array(ScopeName, { description: 'Granted when the request names no scope.' }),
         rate_limit: Type.Union(
           [

@@ -2,20 +2,20 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const TOKEN_PREFIX = 'sbx_test_';
 /** 43 base62 characters carry about 256 bits. */
-const RANDOM_LENGTH = 43;
+export const TOKEN_RANDOM_LENGTH = 43;
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** Bytes at or above this would make `byte % 62` favour the first characters. */
 const UNBIASED_LIMIT = 256 - (256 % BASE62.length);
 
 /** What a token may look like at all; anything else is rejected before any lookup. */
-export const TOKEN_SHAPE = /^sbx_test_[A-Za-z0-9_]{8,200}$/;
+export const TOKEN_SHAPE = new RegExp(`^${TOKEN_PREFIX}[A-Za-z0-9_]{8,200}$`);
 
 /** docs/decisions.md, Keys: `sbx_test_` followed by random base62 characters from the CSPRNG. */
 export function generateToken(): string {
   let random = '';
-  while (random.length < RANDOM_LENGTH) {
+  while (random.length < TOKEN_RANDOM_LENGTH) {
     for (const byte of randomBytes(64)) {
-      if (byte < UNBIASED_LIMIT && random.length < RANDOM_LENGTH) random += BASE62[byte % BASE62.length];
+      if (byte < UNBIASED_LIMIT && random.length < TOKEN_RANDOM_LENGTH) random += BASE62[byte % BASE62.length];
     }
   }
   return TOKEN_PREFIX + random;

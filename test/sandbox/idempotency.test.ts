@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { HttpProblem } from '../../src/http/problem.js';
 import { assertSandboxError, completeCart, startSandboxApp, VALID_ADDRESS, type SandboxTestApp } from './support.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -175,21 +176,40 @@ describe('sandbox idempotency', () => {
   });
 
   describe('runIdempotently (shared with the MCP tools)', () => {
-    const scope = (idempotencyKey: string) => ({ keyId: 'sbk_test', idempotencyKey, method: 'POST', path: '/tools/x' });
+    const call = (idempotencyKey: string, run: () => Promise<object>) => ({
+      scope: { keyId: 'sbk_test', idempotencyKey, method: 'POST', path: '/tools/x' },
+      input: { a: 1 },
+      mismatchMessage: 'reused',
+      successStatus: 200,
+      run,
+    });
 
     test('a record is replayed for 24 hours, then the key runs again', async () => {
       let runs = 0;
-      const execute = async () => ({ statusCode: 200, body: JSON.stringify({ run: ++runs }), headers: {} });
-      const first = await sandbox.app.sandbox.runIdempotently(scope('day'), { a: 1 }, execute);
-      const replay = await sandbox.app.sandbox.runIdempotently(scope('day'), { a: 1 }, execute);
-      assert.deepEqual([first.replayed, replay.replayed, replay.body], [false, true, '{"run":1}']);
+      const run = async () => ({ run: ++runs });
+      const first = await sandbox.app.sandbox.runIdempotently(call('day', run));
+      const replay = await sandbox.app.sandbox.runIdempotently(call('day', run));
+      assert.deepEqual([first.replayed, replay.replayed, replay.json, replay.body], [false, true, '{"run":1}', { run: 1 }]);
       sandbox.advanceClock(DAY_MS);
       try {
-        const again = await sandbox.app.sandbox.runIdempotently(scope('day'), { a: 1 }, execute);
-        assert.deepEqual([again.replayed, again.body], [false, '{"run":2}']);
+        const again = await sandbox.app.sandbox.runIdempotently(call('day', run));
+        assert.deepEqual([again.replayed, again.body], [false, { run: 2 }]);
       } finally {
         sandbox.advanceClock(-DAY_MS);
       }
+    });
+
+    test('the caller names the reused key in the mismatch; a business error is recorded as its SandboxError body', async () => {
+      const failing = call('business', async () => {
+        throw new HttpProblem(422, 'sandbox_cart_incomplete', 'needs an item');
+      });
+      const first = await sandbox.app.sandbox.runIdempotently(failing);
+      const replay = await sandbox.app.sandbox.runIdempotently(failing);
+      assert.deepEqual([first.statusCode, first.body, replay.replayed, replay.json], [422, { error: 'sandbox_cart_incomplete', message: 'needs an item' }, true, first.json]);
+      await assert.rejects(sandbox.app.sandbox.runIdempotently({ ...failing, input: { a: 2 } }), {
+        code: 'sandbox_idempotency_mismatch',
+        message: 'reused',
+      });
     });
 
     test('a claim abandoned by a request that died is taken over', async () => {
@@ -208,17 +228,19 @@ describe('sandbox idempotency', () => {
         })
         .execute();
       // The dead claim's fingerprint differs from any body, so it must be recognised as abandoned before comparing.
-      const outcome = await sandbox.app.sandbox.runIdempotently(scope('dead'), {}, async () => ({ statusCode: 201, body: '{}', headers: {} }));
+      const outcome = await sandbox.app.sandbox.runIdempotently({ ...call('dead', async () => ({})), successStatus: 201 });
       assert.deepEqual([outcome.statusCode, outcome.replayed], [201, false]);
     });
 
     test('a failure that throws releases the claim, so a retry runs', async () => {
       await assert.rejects(
-        sandbox.app.sandbox.runIdempotently(scope('throws'), {}, async () => {
-          throw new Error('boom');
-        }),
+        sandbox.app.sandbox.runIdempotently(
+          call('throws', async () => {
+            throw new Error('boom');
+          }),
+        ),
       );
-      const outcome = await sandbox.app.sandbox.runIdempotently(scope('throws'), {}, async () => ({ statusCode: 200, body: 'ok', headers: {} }));
+      const outcome = await sandbox.app.sandbox.runIdempotently(call('throws', async () => ({ ok: true })));
       assert.equal(outcome.replayed, false);
     });
   });

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { KEY_LIFETIME_MS } from '../keys.js';
-import { DEFAULT_SCOPES, PUBLIC_KEY_SCOPES, SCOPES } from '../scopes.js';
+import { KEY_LIFETIME_HOURS, KEY_LIFETIME_MS } from '../keys.js';
+import { KEY_WINDOW_MS, keyLimitText } from '../rate-limits.js';
+import { CART_SCOPE, CHECKOUT_SCOPE, DEFAULT_SCOPES, PUBLIC_KEY_SCOPES, SCOPES } from '../scopes.js';
 import { errorResponses, jsonResponse } from './docs.js';
 import type { SandboxRouteKit } from './shared.js';
 
-export function discoveryRoute(app: FastifyInstance, { config }: SandboxRouteKit): void {
+/** GET /sandbox/v1: what the sandbox is and how to get a key, for people and agents. */
+export function discoveryRoutes(app: FastifyInstance, { config }: SandboxRouteKit): void {
   const base = config.publicBaseUrl;
   const { keyRateLimit, publicKey } = config.sandbox;
   const discovery = {
@@ -17,7 +19,7 @@ export function discoveryRoute(app: FastifyInstance, { config }: SandboxRouteKit
       method: 'POST',
       lifetime_seconds: KEY_LIFETIME_MS / 1000,
       default_scopes: DEFAULT_SCOPES,
-      rate_limit: keyRateLimit > 0 ? { limit: keyRateLimit, window_seconds: 3600, per: 'client_ip' } : null,
+      rate_limit: keyRateLimit > 0 ? { limit: keyRateLimit, window_seconds: KEY_WINDOW_MS / 1000, per: 'client_ip' } : null,
       public_key: { access_token: publicKey, scopes: PUBLIC_KEY_SCOPES },
     },
     available_scopes: SCOPES,
@@ -32,8 +34,7 @@ export function discoveryRoute(app: FastifyInstance, { config }: SandboxRouteKit
         operationId: 'getSandboxDiscovery',
         tags: ['sandbox'],
         summary: 'How to use the sandbox',
-        description:
-          'Free, simulated, keyless to read. `key_issuance` tells how to get a key (POST /sandbox/v1/keys: 24 h lifetime, all three scopes by default, 20 keys per client IP per hour) and shows the shared public key (`catalog:read` only: it cannot create or change carts). Scopes per route: every cart route needs `cart:write` except checkout, which needs `checkout:create`.',
+        description: `Free, simulated, keyless to read. \`key_issuance\` tells how to get a key (POST /sandbox/v1/keys: ${KEY_LIFETIME_HOURS} h lifetime, ${DEFAULT_SCOPES.join(', ')} by default, ${keyLimitText(config.sandbox)}) and shows the shared public key (\`${PUBLIC_KEY_SCOPES.join(', ')}\` only: it cannot create or change carts). Scopes per route: every cart route needs \`${CART_SCOPE}\` except checkout, which needs \`${CHECKOUT_SCOPE}\`.`,
         response: {
           200: jsonResponse('The sandbox and how to get a key', 'SandboxDiscovery'),
           ...errorResponses({}),

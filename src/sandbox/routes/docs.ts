@@ -1,4 +1,6 @@
 import { Type, type TSchema } from 'typebox';
+import type { SandboxConfig } from '../../config.js';
+import { cartLimitText, keyLimitText } from '../rate-limits.js';
 
 /** OpenAPI response objects of the sandbox routes: bodies by component name, and the headers each carries. */
 
@@ -6,17 +8,23 @@ type Headers = Record<string, TSchema>;
 
 const integer = (description: string) => Type.Integer({ description });
 
-export const cartRateLimitHeaders: Headers = {
-  'RateLimit-Limit': integer('Cart calls allowed per sandbox key per window (300 per 60 s by default).'),
-  'RateLimit-Remaining': integer('Calls left in the current window.'),
-  'RateLimit-Reset': integer('Delta-seconds until the window resets.'),
-};
+function rateLimitHeaders(allowed: string, left: string): Headers {
+  return {
+    'RateLimit-Limit': integer(allowed),
+    'RateLimit-Remaining': integer(left),
+    'RateLimit-Reset': integer('Delta-seconds until the window resets.'),
+  };
+}
 
-export const keyRateLimitHeaders: Headers = {
-  'RateLimit-Limit': integer('Keys allowed per client IP per window (20 per hour by default).'),
-  'RateLimit-Remaining': integer('Keys left in the current window.'),
-  'RateLimit-Reset': integer('Delta-seconds until the window resets.'),
-};
+/** The RateLimit headers of the cart routes, stating this deployment's limit. */
+export function cartRateLimitHeaders(config: SandboxConfig): Headers {
+  return rateLimitHeaders(`Cart calls allowed per sandbox key per window (${cartLimitText(config)}).`, 'Calls left in the current window.');
+}
+
+/** The RateLimit headers of key issuance, stating this deployment's limit. */
+export function keyRateLimitHeaders(config: SandboxConfig): Headers {
+  return rateLimitHeaders(`Keys allowed per client IP per window (${keyLimitText(config)}).`, 'Keys left in the current window.');
+}
 
 export const idempotencyHeaders: Headers = {
   'Idempotency-Key': Type.String({ description: "Echo of the request's Idempotency-Key, when it sent one." }),
@@ -75,7 +83,6 @@ export const CART_AUTH_ERRORS = {
   429: 'sandbox_rate_limited: more than the allowed cart calls per key per minute.',
 } as const;
 
-export const INVALID_IDEMPOTENCY_KEY = 'sandbox_invalid_request: Idempotency-Key outside 1 to 255 characters';
 export const IDEMPOTENCY_MISMATCH = 'sandbox_idempotency_mismatch: this Idempotency-Key was used with a different body.';
 
 /**
@@ -83,12 +90,13 @@ export const IDEMPOTENCY_MISMATCH = 'sandbox_idempotency_mismatch: this Idempote
  * and idempotency headers, or the cart route errors, an idempotency mismatch and `errors`.
  */
 export function cartChangeResponses(
+  rateLimit: Headers,
   status: 200 | 201,
   description: string,
   errors: Partial<Record<ErrorStatus, string>>,
   extraHeaders: Headers = {},
 ) {
-  const headers = { ...extraHeaders, ...cartRateLimitHeaders, ...idempotencyHeaders };
+  const headers = { ...extraHeaders, ...rateLimit, ...idempotencyHeaders };
   return {
     [status]: jsonResponse(description, 'SandboxCart', headers),
     ...errorResponses({ ...CART_AUTH_ERRORS, 422: IDEMPOTENCY_MISMATCH, ...errors }, headers),

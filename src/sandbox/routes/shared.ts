@@ -1,22 +1,17 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, preValidationHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../../config.js';
+import { admitKey, admitKeyWithScope } from '../admission.js';
 import type { SandboxPrincipal } from '../auth.js';
-import { admitCartCall } from '../admission.js';
-import { recordCall } from '../recorded-call.js';
-import type { SandboxServices } from '../sandbox-plugin.js';
+import { IDEMPOTENCY_RETENTION_HOURS } from '../idempotency.js';
+import { idempotencyKey } from '../schemas.js';
 import type { Scope } from '../scopes.js';
+import type { SandboxServices } from '../services.js';
 
-/** What every route module gets from the plugin. */
+/** What every route group gets from the plugin. */
 export interface SandboxRouteKit {
   config: Config;
   services: SandboxServices;
-  /**
-   * The onRequest guard of a cart route: authenticate, count the call against the key's
-   * limit, then (explicit routes, docs/decisions.md, Scope per route) answer a missing `scope` with 401. Without
-   * `enforce` the scope is only named in a 401 and the service checks it (403).
-   */
-  guard(scope?: Scope, enforce?: boolean): onRequestHookHandler[];
 }
 
 export const CartParams = Type.Object({
@@ -25,36 +20,42 @@ export const CartParams = Type.Object({
   }),
 });
 
-const IdempotencyKey = Type.String({
-  minLength: 1,
-  maxLength: 255,
-  description: 'Makes the request safe to retry: see the route description. Echoed on the response.',
-});
+const IdempotencyKey = idempotencyKey('Makes the request safe to retry: see the route description. Echoed on the response.');
 
 // Lower-case: with a custom validator compiler Fastify validates header schemas as written,
 // against Node's lower-cased header names (HTTP header names are case-insensitive).
 export const requiredIdempotencyKey = Type.Object({ 'idempotency-key': IdempotencyKey });
 export const optionalIdempotencyKey = Type.Object({ 'idempotency-key': Type.Optional(IdempotencyKey) });
 
-export const IDEMPOTENCY_RULES =
-  'Idempotency (scoped to the key, the method and the route with its parameters, however the path is spelled; for the shared public key also to the client IP): the first response is stored for 24 h and replayed byte for byte with `Idempotent-Replayed: true`; the same Idempotency-Key with a different body is 422 sandbox_idempotency_mismatch; concurrent duplicates have exactly one effect. 400 answers are not stored.';
+export const IDEMPOTENCY_RULES = `Idempotency (scoped to the key, the method and the route with its parameters, however the path is spelled; for the shared public key also to the client IP): the first response is stored for ${IDEMPOTENCY_RETENTION_HOURS} h and replayed byte for byte with \`Idempotent-Replayed: true\`; the same Idempotency-Key with a different body is 422 sandbox_idempotency_mismatch; concurrent duplicates have exactly one effect. 400 answers are not stored.`;
+
+const IDEMPOTENCY_KEY_REUSED = 'This Idempotency-Key was already used with a different request body; use a new key for a new request.';
 
 /** For routes whose body is optional: no body is validated (and defaulted) as `{}`; a JSON `null` is still refused. */
 export const optionalBody: preValidationHookHandler = async (request) => {
   if (request.body === undefined) request.body = {};
 };
 
-export function principalOf(request: FastifyRequest): SandboxPrincipal {
-  // The route's guard ran in onRequest; a route without one never calls this.
-  return request.sandboxPrincipal!;
+/** docs/decisions.md, Scope per route: the explicit cart routes want a key holding `scope`, else 401 naming it. */
+export function requireKeyWithScope(services: SandboxServices, scope: Scope): onRequestHookHandler {
+  return async (request, reply) => {
+    await admitKeyWithScope(services, request, reply, scope);
+  };
 }
 
-export function buildGuard(services: SandboxServices): SandboxRouteKit['guard'] {
-  return (scope, enforce = true) => [
-    async (request, reply) => {
-      await admitCartCall(services, request, reply, { scope, enforceScope: enforce });
-    },
-  ];
+/**
+ * docs/decisions.md, Scope per route: checkout and the compatibility route want a valid key, else 401
+ * (naming `scope` when the route has one); the cart service answers a missing scope with 403.
+ */
+export function requireKey(services: SandboxServices, scope?: Scope): onRequestHookHandler {
+  return async (request, reply) => {
+    await admitKey(services, request, reply, scope);
+  };
+}
+
+export function principalOf(request: FastifyRequest): SandboxPrincipal {
+  // The route's requireKey hook ran in onRequest; a route without one never calls this.
+  return request.sandboxPrincipal!;
 }
 
 /**
@@ -77,11 +78,16 @@ export async function sendIdempotently(
   successStatus: number,
   run: () => Promise<object>,
 ): Promise<FastifyReply> {
-  const idempotencyKey = request.headers['idempotency-key'];
-  if (typeof idempotencyKey !== 'string') return reply.code(successStatus).send(await run());
+  const key = request.headers['idempotency-key'];
+  if (typeof key !== 'string') return reply.code(successStatus).send(await run());
 
-  const scope = { keyId: principalOf(request).keyId, idempotencyKey, method: request.method, path: routePath(request) };
-  const outcome = await services.runIdempotently(scope, request.body, () => recordCall(successStatus, run));
+  const outcome = await services.runIdempotently({
+    scope: { keyId: principalOf(request).keyId, idempotencyKey: key, method: request.method, path: routePath(request) },
+    input: request.body,
+    mismatchMessage: IDEMPOTENCY_KEY_REUSED,
+    successStatus,
+    run,
+  });
   if (outcome.replayed) reply.header('idempotent-replayed', 'true');
-  return reply.code(outcome.statusCode).headers(outcome.headers).type('application/json; charset=utf-8').send(outcome.body);
+  return reply.code(outcome.statusCode).headers(outcome.headers).type('application/json; charset=utf-8').send(outcome.json);
 }

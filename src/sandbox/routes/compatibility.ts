@@ -2,14 +2,16 @@ import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { SandboxPrincipal } from '../auth.js';
 import type { SandboxCartService, SandboxCartView } from '../cart-service.js';
-import type { SandboxAction, SandboxAddressInput } from '../schemas.js';
-import { cartChangeResponses, deprecationHeaders, IDEMPOTENCY_MISMATCH } from './docs.js';
-import { CartParams, IDEMPOTENCY_RULES, optionalIdempotencyKey, principalOf, sendIdempotently, type SandboxRouteKit } from './shared.js';
+import { MAX_QUANTITY, type SandboxAction, type SandboxAddressInput } from '../schemas.js';
+import { CART_SCOPE, CHECKOUT_SCOPE } from '../scopes.js';
+import { cartChangeResponses, cartRateLimitHeaders, deprecationHeaders, IDEMPOTENCY_MISMATCH } from './docs.js';
+import { CartParams, IDEMPOTENCY_RULES, optionalIdempotencyKey, principalOf, requireKey, sendIdempotently, type SandboxRouteKit } from './shared.js';
 
 /** Fixed so clients can plan: about six months after the explicit routes shipped. */
-export const COMPATIBILITY_SUNSET = 'Mon, 31 May 2027 00:00:00 GMT';
+const COMPATIBILITY_SUNSET = 'Mon, 31 May 2027 00:00:00 GMT';
 
-export function cartActionRoute(app: FastifyInstance, { config, services, guard }: SandboxRouteKit): void {
+/** POST /sandbox/v1/carts/{id}: the deprecated one-route-for-every-action API, kept for existing integrations. */
+export function compatibilityRoutes(app: FastifyInstance, { config, services }: SandboxRouteKit): void {
   const announceDeprecation: onRequestHookHandler = async (_request, reply) => {
     reply.headers({
       deprecation: 'true',
@@ -25,17 +27,18 @@ export function cartActionRoute(app: FastifyInstance, { config, services, guard 
         operationId: 'applySandboxCartAction',
         tags: ['sandbox'],
         summary: 'Apply a cart action (deprecated)',
-        description: `Deprecated: use the explicit cart routes. Every answer carries \`Deprecation: true\`, \`Sunset: ${COMPATIBILITY_SUNSET}\` and a \`Link\` to their documentation. One action per call, discriminated by \`action\`: add_item, set_shipping_address, select_shipping_option (each needs cart:write) and checkout_link (needs checkout:create), with the same rules as the explicit routes. A key lacking the action's scope gets 403; no or an invalid key 401. Answers are 200 with the updated cart or the simulated checkout result. Idempotency-Key is optional. ${IDEMPOTENCY_RULES}`,
+        description: `Deprecated: use the explicit cart routes. Every answer carries \`Deprecation: true\`, \`Sunset: ${COMPATIBILITY_SUNSET}\` and a \`Link\` to their documentation. One action per call, discriminated by \`action\`: add_item, set_shipping_address, select_shipping_option (each needs ${CART_SCOPE}) and checkout_link (needs ${CHECKOUT_SCOPE}), with the same rules as the explicit routes. A key lacking the action's scope gets 403; no or an invalid key 401. Answers are 200 with the updated cart or the simulated checkout result. Idempotency-Key is optional. ${IDEMPOTENCY_RULES}`,
         deprecated: true,
         security: [{ sandboxBearer: [] }],
         params: CartParams,
         headers: optionalIdempotencyKey,
         body: Type.Ref('SandboxActionRequest'),
         response: cartChangeResponses(
+          cartRateLimitHeaders(config.sandbox),
           200,
           'The updated cart, or the simulated checkout result',
           {
-            400: "sandbox_invalid_request: unknown action, a field of the action missing or out of bounds, extra properties, the action's 400s (more than 99 of a variant), invalid Idempotency-Key, or malformed JSON.",
+            400: `sandbox_invalid_request: unknown action, a field of the action missing or out of bounds, extra properties, the action's 400s (more than ${MAX_QUANTITY} of a variant), invalid Idempotency-Key, or malformed JSON.`,
             401: 'sandbox_unauthorized: no, malformed, unknown or expired key.',
             403: "sandbox_insufficient_scope: the key lacks the action's scope (`scope` names it).",
             422: `sandbox_variant_not_purchasable (add_item), sandbox_cart_incomplete (checkout_link), or ${IDEMPOTENCY_MISMATCH}`,
@@ -43,7 +46,7 @@ export function cartActionRoute(app: FastifyInstance, { config, services, guard 
           deprecationHeaders,
         ),
       },
-      onRequest: [announceDeprecation, ...guard()],
+      onRequest: [announceDeprecation, requireKey(services)],
     },
     async (request, reply) =>
       sendIdempotently(services, request, reply, 200, () =>

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type { SandboxConfig } from '../config.js';
+import type { Db } from '../store/database.js';
+import { authenticate, type SandboxPrincipal } from './auth.js';
+import { whenAvailable } from './availability.js';
+import { SandboxCartService } from './cart-service.js';
+import type { Clock } from './clock.js';
+import { runIdempotently, type IdempotentCall, type IdempotentOutcome } from './idempotency.js';
+import { issueKey, type IssuedKey } from './keys.js';
+import { defineSandboxRateLimits, type SandboxRateLimits } from './rate-limits.js';
+import type { Scope } from './scopes.js';
+
+/** The sandbox operations, for the REST routes of the sandbox plugin and the MCP tools. */
+export interface SandboxServices {
+  /** What this deployment configured; the routes and tools state its limits and amounts. */
+  config: SandboxConfig;
+  carts: SandboxCartService;
+  issueKey(scopes: readonly Scope[] | undefined): Promise<IssuedKey>;
+  /** Throws 401 `sandbox_unauthorized`; `scope` is named in the 401 when given. */
+  authenticate(authorization: string | undefined, clientIp: string, scope?: Scope): Promise<SandboxPrincipal>;
+  runIdempotently(call: IdempotentCall): Promise<IdempotentOutcome>;
+  rateLimits: SandboxRateLimits;
+  /** Runs `work` if the sandbox is enabled, answering an unreachable store with 503 `sandbox_unavailable`. */
+  whenAvailable<T>(work: () => Promise<T>): Promise<T>;
+}
+
+export function buildSandboxServices(app: FastifyInstance, config: SandboxConfig, db: Db, clock: Clock): SandboxServices {
+  return {
+    config,
+    carts: new SandboxCartService({ db, clock, snapshot: () => app.catalog.snapshot, shippingAmounts: config.shippingAmounts }),
+    issueKey: (scopes) => issueKey(db, clock(), scopes),
+    authenticate: (authorization, clientIp, scope) => authenticate({ db, clock, publicKey: config.publicKey }, authorization, clientIp, scope),
+    runIdempotently: (call) => runIdempotently({ db, clock }, call),
+    rateLimits: defineSandboxRateLimits(app, config),
+    whenAvailable: (work) => whenAvailable(config, work),
+  };
+}
