@@ -3,11 +3,9 @@ import { requireScopeOr401, type SandboxPrincipal } from './auth.js';
 import type { Scope } from './scopes.js';
 import type { SandboxServices } from './services.js';
 
-/**
- * How a cart call gets in, for the REST routes and the MCP tools alike (docs/decisions.md,
- * Scope per route). `authorization` is the credentials as an Authorization header value:
- * the request's own header unless the caller found the key elsewhere.
- */
+// How a cart call gets in, for the REST routes and the MCP tools alike (docs/decisions.md,
+// Scope per route). `authorization` is the credentials as an Authorization header value:
+// the request's own header unless the caller found the key elsewhere.
 
 /**
  * A valid key, else 401 (naming `scope`, when the call has one, in the challenge); then
