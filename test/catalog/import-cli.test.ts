@@ -52,7 +52,7 @@ describe('catalog import CLI', () => {
   before(async () => {
     dir = await tempDir();
     const seed = await dir.writeJson('seed.json', SEED);
-    testApp = await startTestApp({ dataDir: dir.path, sqlitePath: path.join(dir.path, 'vetrina.sqlite'), catalogSeed: seed });
+    testApp = await startTestApp({ config: { dataDir: dir.path, sqlitePath: path.join(dir.path, 'vetrina.sqlite'), catalogSeed: seed } });
     client = new ContractClient(testApp.app);
   });
   after(async () => {

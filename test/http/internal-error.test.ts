@@ -31,7 +31,7 @@ describe('500 INTERNAL_ERROR never leaks internals (docs/decisions.md, Errors)',
   };
 
   before(async () => {
-    testApp = await startTestApp({}, { beforeReady: failingRoutes });
+    testApp = await startTestApp({ beforeReady: failingRoutes });
     client = new ContractClient(testApp.app);
   });
   after(() => testApp.close());

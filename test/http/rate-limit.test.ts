@@ -22,7 +22,7 @@ describe('catalog rate limit: 120 per client IP per minute (docs/decisions.md, R
   let client: ContractClient;
 
   before(async () => {
-    testApp = await startTestApp({ catalogRateLimit: 120 });
+    testApp = await startTestApp({ config: { catalogRateLimit: 120 } });
     client = new ContractClient(testApp.app);
   });
   after(() => testApp.close());
@@ -72,7 +72,7 @@ describe('catalog rate limit switched off (catalogRateLimit 0)', () => {
   let client: ContractClient;
 
   before(async () => {
-    testApp = await startTestApp({ catalogRateLimit: 0 });
+    testApp = await startTestApp({ config: { catalogRateLimit: 0 } });
     client = new ContractClient(testApp.app);
   });
   after(() => testApp.close());

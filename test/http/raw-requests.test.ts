@@ -82,7 +82,7 @@ describe('requests Node rejects before routing, on a real port', () => {
   let testApp: TestApp;
   let port: number;
   before(async () => {
-    testApp = await startTestApp({ requestTimeoutMs: 1000 });
+    testApp = await startTestApp({ config: { requestTimeoutMs: 1000 } });
     port = await listeningPort(testApp.app);
   });
   after(() => testApp.close());

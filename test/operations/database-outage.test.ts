@@ -25,7 +25,7 @@ describe('PostgreSQL unreachable, then back, without a restart', { skip: needsPo
   before(async () => {
     database = await createDatabase(postgresUrl!);
     proxy = await TcpProxy.start(postgresUrl!);
-    testApp = await startTestApp({ databaseUrl: proxy.through(database.url) });
+    testApp = await startTestApp({ config: { databaseUrl: proxy.through(database.url) } });
     client = new ContractClient(testApp.app);
     const key = await client.request({ method: 'POST', url: '/sandbox/v1/keys' });
     assert.equal(key.statusCode, 201);

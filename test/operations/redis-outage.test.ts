@@ -26,7 +26,7 @@ describe('Redis unreachable, then back, without a restart', { skip: needsRedis }
 
   before(async () => {
     proxy = await TcpProxy.start(redisUrl!);
-    testApp = await startTestApp({ redisUrl: proxy.through(redisUrl!), catalogRateLimit: 120 });
+    testApp = await startTestApp({ config: { redisUrl: proxy.through(redisUrl!), catalogRateLimit: 120 } });
     client = new ContractClient(testApp.app);
     redis = new Redis(redisUrl!);
     counterKey = `${testApp.config.redisKeyPrefix}rate-limit:catalog:127.0.0.1`;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { startSandboxApp } from '../sandbox/support.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 import { mcpRequestInit } from './mcp-json-rpc.js';
 
 /**
@@ -13,7 +13,7 @@ const requests = Number(process.argv[2] ?? 2000);
 const gc = globalThis.gc;
 assert.ok(gc, 'run with --expose-gc');
 
-const sandbox = await startSandboxApp({ products: 'demo' });
+const sandbox = await startTestApp();
 const base = await sandbox.app.listen({ port: 0, host: '127.0.0.1' });
 const token = await sandbox.newKey();
 const cart = await sandbox.newCart(token);
