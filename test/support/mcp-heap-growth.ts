@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { startTestApp, type TestApp } from '../support/test-app.js';
 import { mcpRequestInit } from './mcp-json-rpc.js';
+import { startTestApp } from './test-app.js';
 
 /**
  * Run as its own process with --expose-gc (see test/mcp/memory.test.ts): drives one app
