@@ -11,7 +11,7 @@ import { INVALID_CATALOG, INVALID_CATALOG_PROBLEMS } from '../support/invalid-ca
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = path.join(ROOT, 'src/catalog/file/import-cli.ts');
+const CLI = path.join(ROOT, 'src/cli/import-catalog.ts');
 
 interface CliResult {
   code: number;

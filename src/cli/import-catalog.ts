@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../../config.js';
-import { announceCatalogChange } from '../catalog-change-feed.js';
-import { openStore } from '../../store/database.js';
-import { migrateToLatest } from '../../store/migrate.js';
-import { readCatalogFile } from '../seed.js';
-import { importCatalog } from './import-catalog.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { announceCatalogChange } from '../catalog/catalog-change-feed.js';
+import { openStore } from '../store/database.js';
+import { migrateToLatest } from '../store/migrate.js';
+import { readCatalogFile } from '../catalog/seed.js';
+import { importCatalog } from '../catalog/file/import-catalog.js';
 
 const USAGE = `Usage: npm run catalog:import -- FILE [--unpublish-missing] [--dry-run]
 
