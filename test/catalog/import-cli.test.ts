@@ -8,7 +8,7 @@ import { importCatalogCommand } from '../../src/cli/import-catalog-command.js';
 import { assertProblem, getOk } from '../support/catalog-assertions.js';
 import { catalog, day, product, tempDir, variant, type TempDir } from '../support/catalog-builder.js';
 import { dumpCatalog } from '../support/catalog-store.js';
-import { ContractClient } from '../support/contract.js';
+import type { ContractClient } from '../support/contract.js';
 import { INVALID_CATALOG, INVALID_CATALOG_PROBLEMS } from '../support/invalid-catalog.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -68,7 +68,7 @@ describe('catalog import CLI', () => {
     dir = await tempDir();
     const seed = await dir.writeJson('seed.json', SEED);
     testApp = await startTestApp({ config: { dataDir: dir.path, sqlitePath: path.join(dir.path, 'vetrina.sqlite'), catalogSeed: seed } });
-    client = new ContractClient(testApp.app);
+    client = testApp.client;
   });
   after(async () => {
     await testApp.close();

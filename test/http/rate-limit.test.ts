@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertProblem } from '../support/catalog-assertions.js';
-import { ContractClient, type CheckedResponse } from '../support/contract.js';
+import type { CheckedResponse, ContractClient } from '../support/contract.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const LIST = '/public/v1/products?limit=1';
@@ -23,7 +23,7 @@ describe('catalog rate limit: 120 per client IP per minute (docs/decisions.md, R
 
   before(async () => {
     testApp = await startTestApp({ config: { catalogRateLimit: 120 } });
-    client = new ContractClient(testApp.app);
+    client = testApp.client;
   });
   after(() => testApp.close());
 
@@ -73,7 +73,7 @@ describe('catalog rate limit switched off (catalogRateLimit 0)', () => {
 
   before(async () => {
     testApp = await startTestApp({ config: { catalogRateLimit: 0 } });
-    client = new ContractClient(testApp.app);
+    client = testApp.client;
   });
   after(() => testApp.close());
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { Redis } from 'ioredis';
-import { ContractClient } from '../support/contract.js';
+import type { ContractClient } from '../support/contract.js';
 import { pollUntil } from '../support/poll.js';
 import { sample } from '../support/prometheus.js';
 import { needsRedis, redisUrl } from '../support/production-services.js';
@@ -27,7 +27,7 @@ describe('Redis unreachable, then back, without a restart', { skip: needsRedis }
   before(async () => {
     proxy = await TcpProxy.start(redisUrl!);
     testApp = await startTestApp({ config: { redisUrl: proxy.through(redisUrl!), catalogRateLimit: 120 } });
-    client = new ContractClient(testApp.app);
+    client = testApp.client;
     redis = new Redis(redisUrl!);
     counterKey = `${testApp.config.redisKeyPrefix}rate-limit:catalog:127.0.0.1`;
   });
