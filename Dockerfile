@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Vetrina: one instance per container. Configuration comes from the environment (README,
-# docs/deploy.md). scripts/check-dockerfile-steps.sh replays these steps without Docker in CI,
+# docs/deploy.md). tools/check-dockerfile-steps.sh replays these steps without Docker in CI,
 # so keep RUN steps relative to WORKDIR and free of the image's users.
 
 # Build: every dependency, then the TypeScript compile. Install scripts are skipped: tsc needs

@@ -39,7 +39,7 @@ const layerZones = [
   },
   {
     target: './src',
-    from: ['./bench', './test', './tools', './scripts'],
+    from: ['./bench', './test', './tools'],
     message: 'The product never imports tooling, benchmarks or tests.',
   },
 ];

@@ -29,7 +29,7 @@ export function buildService(): Promise<void> {
 
 /** Writes a generated catalog of `products` products to `file` with the project's generator. */
 export function generateCatalog(products: number, file: string): Promise<void> {
-  return runCommand(process.execPath, ['--import', 'tsx', 'src/catalog/file/generate-cli.ts', '--products', String(products), '--out', file]);
+  return runCommand(process.execPath, ['--import', 'tsx', 'tools/generate-catalog.ts', '--products', String(products), '--out', file]);
 }
 
 export interface RunningProcess {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { MAX_GENERATED_PRODUCTS } from '../src/catalog/file/generate-catalog.js';
+import { MAX_GENERATED_PRODUCTS } from '../tools/catalog-generator/catalog.js';
 
 export const SOAK_USAGE =
   'usage: npm run soak -- [--minutes 10] [--connections 16] [--idle-seconds 0] [--products N] [--database-url postgres://...] [--redis-url redis://...]';

@@ -166,7 +166,7 @@ function scopeColumns(scope: IdempotencyScope) {
 }
 
 /** Same body, same fingerprint, whatever the order of its keys. */
-function fingerprint(body: unknown): string {
+export function fingerprint(body: unknown): string {
   return createHash('sha256').update(JSON.stringify(canonical(body ?? {}))).digest('hex');
 }
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { getOk } from '../support/catalog-assertions.js';
-import { product, skuVariants, startCatalogApp, variant, type CatalogTestApp } from '../support/catalog-builder.js';
+import { product, skuVariants, variant } from '../support/catalog-builder.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /** docs/decisions.md, Availability: one variant per row (and per order-sensitive combination). */
 const ROWS = [
@@ -13,13 +14,13 @@ const ROWS = [
 ] as const;
 
 describe('variant availability', () => {
-  let testApp: CatalogTestApp;
+  let testApp: TestApp;
   let variants: Map<string, any>;
 
   before(async () => {
-    testApp = await startCatalogApp([
-      product('stock-table', skuVariants(ROWS.map((row) => variant(row.sku, { ...row.fields })))),
-    ]);
+    testApp = await startTestApp({
+      catalog: [product('stock-table', skuVariants(ROWS.map((row) => variant(row.sku, { ...row.fields }))))],
+    });
     const data = await getOk(testApp.client, '/public/v1/products/stock-table');
     variants = new Map(data.product.variants.map((v: any) => [v.sku, v]));
   });

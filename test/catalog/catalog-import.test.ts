@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { importCatalog } from '../../src/catalog/file/import-catalog.js';
 import { assertProblem, getOk } from '../support/catalog-assertions.js';
-import { catalog, day, product, skuVariants, startCatalogApp, variant, type CatalogTestApp } from '../support/catalog-builder.js';
+import { catalog, day, product, skuVariants, variant } from '../support/catalog-builder.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const original = () =>
   product('update-me', { title: 'Old Title', created_at: day(2), ...skuVariants([variant('U-1'), variant('U-2')]) });
@@ -16,10 +17,10 @@ const changed = () =>
   });
 
 describe('catalog import through the importer (upsert by handle and SKU)', () => {
-  let testApp: CatalogTestApp;
+  let testApp: TestApp;
 
   before(async () => {
-    testApp = await startCatalogApp([original(), product('keep-me', { created_at: day(1) })]);
+    testApp = await startTestApp({ catalog: [original(), product('keep-me', { created_at: day(1) })] });
   });
   after(() => testApp.close());
 

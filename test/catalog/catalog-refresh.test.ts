@@ -2,15 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { importCatalog } from '../../src/catalog/file/import-catalog.js';
 import { pollUntil } from '../support/poll.js';
-import { catalog, day, product, startCatalogApp, variant, type CatalogTestApp } from '../support/catalog-builder.js';
+import { catalog, day, product, variant } from '../support/catalog-builder.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const POLL_LIMIT_MS = 3000;
 
 describe('a running app picks up catalog changes made through the store', () => {
-  let testApp: CatalogTestApp;
+  let testApp: TestApp;
 
   before(async () => {
-    testApp = await startCatalogApp([product('first-product', { created_at: day(1) })], { catalogPollMs: 100 });
+    testApp = await startTestApp({ catalog: [product('first-product', { created_at: day(1) })], config: { catalogPollMs: 100 } });
   });
   after(() => testApp.close());
 

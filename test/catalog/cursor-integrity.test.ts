@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { deploymentSecret } from '../../src/store/deployment-secrets.js';
 import { assertProblem, getOk } from '../support/catalog-assertions.js';
-import { ContractClient } from '../support/contract.js';
+import type { ContractClient } from '../support/contract.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const PAGE = '/public/v1/products?limit=5';
@@ -26,7 +26,7 @@ describe('cursors carry a MAC under a secret of the deployment', () => {
 
   before(async () => {
     testApp = await startTestApp();
-    client = new ContractClient(testApp.app);
+    client = testApp.client;
     cursor = (await getOk(client, PAGE)).next_cursor;
     sibling = await buildApp({ config: testApp.config, store: testApp.store, logger: false });
   });
@@ -68,7 +68,7 @@ describe('cursors carry a MAC under a secret of the deployment', () => {
   it('400 on a deployment with another store, whose secret differs', async () => {
     const other = await startTestApp();
     try {
-      assertProblem(await new ContractClient(other.app).get(`${PAGE}&cursor=${cursor}`), 400, 'INVALID_QUERY');
+      assertProblem(await other.client.get(`${PAGE}&cursor=${cursor}`), 400, 'INVALID_QUERY');
     } finally {
       await other.close();
     }

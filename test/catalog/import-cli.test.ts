@@ -2,16 +2,18 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { format } from 'node:util';
 import { after, before, describe, it } from 'node:test';
+import { importCatalogCommand } from '../../src/cli/import-catalog-command.js';
 import { assertProblem, getOk } from '../support/catalog-assertions.js';
 import { catalog, day, product, tempDir, variant, type TempDir } from '../support/catalog-builder.js';
 import { dumpCatalog } from '../support/catalog-store.js';
-import { ContractClient } from '../support/contract.js';
+import type { ContractClient } from '../support/contract.js';
 import { INVALID_CATALOG, INVALID_CATALOG_PROBLEMS } from '../support/invalid-catalog.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = path.join(ROOT, 'src/catalog/file/import-cli.ts');
+const CLI = path.join(ROOT, 'src/cli/import-catalog.ts');
 
 interface CliResult {
   code: number;
@@ -30,21 +32,34 @@ const CHANGED = catalog([
 ]);
 
 /**
- * `npm run catalog:import` as another process: the CLI writes into the same store as
- * the test app (the SQLite file under DATA_DIR, or the test's PostgreSQL schema).
+ * `npm run catalog:import` writing into the same store as the test app (the SQLite file
+ * under DATA_DIR, or the test's PostgreSQL database) through a store of its own: once as
+ * another process, as operators run it, and otherwise as the command that process runs,
+ * in this one (a process costs seconds here).
  */
 describe('catalog import CLI', () => {
   let dir: TempDir;
   let testApp: TestApp;
   let client: ContractClient;
 
+  const cliEnv = () => ({ ...process.env, DATA_DIR: dir.path, DATABASE_URL: testApp.config.databaseUrl ?? '' });
   const runCli = (...args: string[]): Promise<CliResult> =>
     new Promise((resolve) => {
-      const env = { ...process.env, DATA_DIR: dir.path, DATABASE_URL: testApp.config.databaseUrl ?? '' };
-      execFile(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env }, (error, stdout, stderr) => {
+      execFile(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env: cliEnv() }, (error, stdout, stderr) => {
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
       });
     });
+  const runCommand = async (...args: string[]): Promise<CliResult> => {
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const output = {
+      log: (...parts: unknown[]) => stdout.push(`${format(...parts)}\n`),
+      warn: (...parts: unknown[]) => stderr.push(`${format(...parts)}\n`),
+      error: (...parts: unknown[]) => stderr.push(`${format(...parts)}\n`),
+    };
+    const code = await importCatalogCommand(args, output, cliEnv());
+    return { code, stdout: stdout.join(''), stderr: stderr.join('') };
+  };
 
   const detail = (handle: string) => client.get(`/public/v1/products/${handle}`);
   const refreshed = () => testApp.app.catalogReadModel.refresh();
@@ -52,8 +67,8 @@ describe('catalog import CLI', () => {
   before(async () => {
     dir = await tempDir();
     const seed = await dir.writeJson('seed.json', SEED);
-    testApp = await startTestApp({ dataDir: dir.path, sqlitePath: path.join(dir.path, 'vetrina.sqlite'), catalogSeed: seed });
-    client = new ContractClient(testApp.app);
+    testApp = await startTestApp({ config: { dataDir: dir.path, sqlitePath: path.join(dir.path, 'vetrina.sqlite'), catalogSeed: seed } });
+    client = testApp.client;
   });
   after(async () => {
     await testApp.close();
@@ -63,7 +78,7 @@ describe('catalog import CLI', () => {
   it('exits non-zero for an invalid file, prints every problem path, and leaves the store unchanged', async () => {
     const file = await dir.writeJson('invalid.json', INVALID_CATALOG);
     const before = await dumpCatalog(testApp.store.db);
-    const result = await runCli(file);
+    const result = await runCommand(file);
     assert.notEqual(result.code, 0);
     for (const [problemPath] of INVALID_CATALOG_PROBLEMS) assert.ok(result.stderr.includes(problemPath), `${problemPath} in ${result.stderr}`);
     assert.deepEqual(await dumpCatalog(testApp.store.db), before);
@@ -71,7 +86,7 @@ describe('catalog import CLI', () => {
 
   it('exits non-zero for an invalid file with --dry-run too', async () => {
     const file = await dir.writeJson('invalid.json', INVALID_CATALOG);
-    const result = await runCli(file, '--dry-run');
+    const result = await runCommand(file, '--dry-run');
     assert.notEqual(result.code, 0);
     assert.ok(result.stderr.includes(INVALID_CATALOG_PROBLEMS[0]![0]));
   });
@@ -79,13 +94,13 @@ describe('catalog import CLI', () => {
   it('writes nothing with --dry-run for a valid file', async () => {
     const file = await dir.writeJson('changed.json', CHANGED);
     const before = await dumpCatalog(testApp.store.db);
-    const result = await runCli(file, '--dry-run');
+    const result = await runCommand(file, '--dry-run');
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /is valid.*Nothing written/s);
     assert.deepEqual(await dumpCatalog(testApp.store.db), before);
   });
 
-  it('200 after an import: same ids, new price, and products missing from the file kept and listed by handle', async () => {
+  it('200 after an import by another process: same ids, new price, and products missing from the file kept and listed by handle', async () => {
     const before = (await getOk(client, '/public/v1/products/update-me')).product;
     const result = await runCli(await dir.writeJson('changed.json', CHANGED));
     assert.equal(result.code, 0, result.stderr);
@@ -100,7 +115,7 @@ describe('catalog import CLI', () => {
   });
 
   it('404 PRODUCT_NOT_FOUND after an import with --unpublish-missing for the products missing from the file', async () => {
-    const result = await runCli(await dir.writeJson('changed.json', CHANGED), '--unpublish-missing');
+    const result = await runCommand(await dir.writeJson('changed.json', CHANGED), '--unpublish-missing');
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /unpublished: 1 \(keep-me\)/);
 
@@ -110,7 +125,7 @@ describe('catalog import CLI', () => {
   });
 
   it('exits 2 with the usage for a missing file argument', async () => {
-    const result = await runCli();
+    const result = await runCommand();
     assert.equal(result.code, 2);
     assert.match(result.stderr, /Usage:/);
   });

@@ -3,16 +3,19 @@ import { after, before, describe, it } from 'node:test';
 import { CatalogFileProduct } from '../../src/catalog/file/catalog-file-schema.js';
 import { DEFAULT_LOCALE, LOCALES } from '../../src/catalog/locales.js';
 import { getOk } from '../support/catalog-assertions.js';
-import { day, product, startCatalogApp, type CatalogTestApp } from '../support/catalog-builder.js';
+import { day, product } from '../support/catalog-builder.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 describe('locale texts with English fallback (docs/decisions.md, Locales)', () => {
-  let testApp: CatalogTestApp;
+  let testApp: TestApp;
 
   before(async () => {
-    testApp = await startCatalogApp([
-      product('pesto', { title: 'Basil Pesto', titleIt: 'Pesto al basilico', created_at: day(2) }),
-      product('grissini', { title: 'Breadsticks', created_at: day(1) }),
-    ]);
+    testApp = await startTestApp({
+      catalog: [
+        product('pesto', { title: 'Basil Pesto', titleIt: 'Pesto al basilico', created_at: day(2) }),
+        product('grissini', { title: 'Breadsticks', created_at: day(1) }),
+      ],
+    });
   });
   after(() => testApp.close());
 

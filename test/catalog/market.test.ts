@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertProblem, getOk } from '../support/catalog-assertions.js';
-import { useSharedApp } from '../support/shared-app.js';
+import { useTestApp } from '../support/test-app.js';
 
 const LIST = '/public/v1/products';
 const DETAIL = '/public/v1/products/caffe-espresso-blend';
 
 describe('catalog market resolution (docs/decisions.md, Markets)', () => {
-  const shared = useSharedApp();
+  const shared = useTestApp();
 
   for (const path of [LIST, DETAIL]) {
     describe(`GET ${path}`, () => {

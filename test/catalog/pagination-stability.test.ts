@@ -5,7 +5,7 @@ import { importCatalog } from '../../src/catalog/file/import-catalog.js';
 import { duplicates, getOk, walkCursor } from '../support/catalog-assertions.js';
 import { catalog, product } from '../support/catalog-builder.js';
 import { readDemoCatalog } from '../support/catalog-store.js';
-import { ContractClient } from '../support/contract.js';
+import type { ContractClient } from '../support/contract.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const REPRICED = 'tuscan-extra-virgin-olive-oil';
@@ -29,7 +29,7 @@ describe('cursor walks are stable while the catalog changes (docs/decisions.md, 
 
   before(async () => {
     testApp = await startTestApp();
-    client = new ContractClient(testApp.app);
+    client = testApp.client;
     demo = await readDemoCatalog();
   });
   after(() => testApp.close());

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { duplicates, getOk, walkCursor, walkOffset } from '../support/catalog-assertions.js';
 import { readDemoCatalog, servedHandles } from '../support/catalog-store.js';
-import { ContractClient } from '../support/contract.js';
+import type { ContractClient } from '../support/contract.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /** Decisions 4 and 9 over the demo catalog (55 served products). */
@@ -13,7 +13,7 @@ describe('cursor and offset pagination', () => {
 
   before(async () => {
     testApp = await startTestApp();
-    client = new ContractClient(testApp.app);
+    client = testApp.client;
     served = servedHandles(await readDemoCatalog());
   });
   after(() => testApp.close());

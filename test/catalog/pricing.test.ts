@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { getOk } from '../support/catalog-assertions.js';
-import { product, skuVariants, startCatalogApp, variant, type CatalogTestApp } from '../support/catalog-builder.js';
+import { product, skuVariants, variant } from '../support/catalog-builder.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
  * docs/decisions.md, Prices. OIL-500 has a reg_eu price and no USD price; OIL-750 has both; neither has
@@ -32,10 +33,10 @@ const PRODUCTS = [
 ];
 
 describe('variant prices and price_range per market (docs/decisions.md, Prices)', () => {
-  let testApp: CatalogTestApp;
+  let testApp: TestApp;
 
   before(async () => {
-    testApp = await startCatalogApp(PRODUCTS);
+    testApp = await startTestApp({ catalog: PRODUCTS });
   });
   after(() => testApp.close());
 

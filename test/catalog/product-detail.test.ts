@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertProblem, getOk } from '../support/catalog-assertions.js';
-import { useSharedApp } from '../support/shared-app.js';
+import { useTestApp } from '../support/test-app.js';
 
 const DETAIL = '/public/v1/products';
 
 describe('GET /public/v1/products/{handle} (docs/decisions.md, Handles)', () => {
-  const shared = useSharedApp();
+  const shared = useTestApp();
 
   it('200 with the product, all its variants and the market context', async () => {
     const data = await getOk(shared.client, `${DETAIL}/caffe-espresso-blend`);
     assert.equal(data.product.handle, 'caffe-espresso-blend');
     assert.equal(data.product.title, 'Caffè Espresso Blend');
     assert.equal(data.product.variants.length, 9);
-    assert.equal(data.product.url, `${shared.testApp.config.storefrontUrl}/products/caffe-espresso-blend`);
+    assert.equal(data.product.url, `${shared.config.storefrontUrl}/products/caffe-espresso-blend`);
     assert.deepEqual(data.product.variants[0].options, [
       { name: 'Size', value: '250 g' },
       { name: 'Grind', value: 'Whole bean' },
@@ -48,7 +48,7 @@ describe('GET /public/v1/products/{handle} (docs/decisions.md, Handles)', () => 
 
   for (const path of ['a/b', 'caffe-espresso-blend/variants', 'caffe-espresso-blend/x/y']) {
     it(`400 INVALID_HANDLE, not an unknown route, for ${DETAIL}/${path}`, async () => {
-      const response = await shared.testApp.app.inject({ method: 'GET', url: `${DETAIL}/${path}` });
+      const response = await shared.app.inject({ method: 'GET', url: `${DETAIL}/${path}` });
       assert.equal(response.statusCode, 400, response.body);
       const body = JSON.parse(response.body);
       assert.equal(body.error.code, 'INVALID_HANDLE');

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertProblem, getOk } from '../support/catalog-assertions.js';
-import { useSharedApp } from '../support/shared-app.js';
+import { useTestApp } from '../support/test-app.js';
 
 const LIST = '/public/v1/products';
 
 describe('GET /public/v1/products query bounds (docs/decisions.md, Invalid queries)', () => {
-  const shared = useSharedApp();
+  const shared = useTestApp();
 
   const invalidQuery = async (query: string) => {
     const response = await shared.client.get(`${LIST}?${query}`);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { getOk } from '../support/catalog-assertions.js';
-import { day, product, startCatalogApp, type CatalogTestApp } from '../support/catalog-builder.js';
+import { day, product } from '../support/catalog-builder.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
  * For q=espresso: `espresso` matches only by its handle (exact handle, tier 0) and is the
@@ -21,10 +22,10 @@ const PRODUCTS = [
 ];
 
 describe('search and ordering (docs/decisions.md, Ordering)', () => {
-  let testApp: CatalogTestApp;
+  let testApp: TestApp;
 
   before(async () => {
-    testApp = await startCatalogApp(PRODUCTS);
+    testApp = await startTestApp({ catalog: PRODUCTS });
   });
   after(() => testApp.close());
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertProblem, getOk } from '../support/catalog-assertions.js';
-import { day, product, startCatalogApp, type CatalogTestApp } from '../support/catalog-builder.js';
+import { day, product } from '../support/catalog-builder.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /** One served product and three that must never be served, all titled "Saffron ...". */
 const PRODUCTS = [
@@ -13,10 +14,10 @@ const PRODUCTS = [
 const HIDDEN = ['saffron-draft', 'saffron-by-weight', 'saffron-draft-by-weight'];
 
 describe('draft and weighted products are never served', () => {
-  let testApp: CatalogTestApp;
+  let testApp: TestApp;
 
   before(async () => {
-    testApp = await startCatalogApp(PRODUCTS);
+    testApp = await startTestApp({ catalog: PRODUCTS });
   });
   after(() => testApp.close());
 

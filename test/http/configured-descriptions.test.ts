@@ -17,8 +17,10 @@ describe('descriptions tell the configured limits and currencies, not the defaul
   let doc: any;
   before(async () => {
     testApp = await startTestApp({
-      catalogRateLimit: CATALOG_LIMIT,
-      sandbox: { cartRateLimit: CART_LIMIT, keyRateLimit: KEY_LIMIT, shippingAmounts: SHIPPING_AMOUNTS },
+      config: {
+        catalogRateLimit: CATALOG_LIMIT,
+        sandbox: { cartRateLimit: CART_LIMIT, keyRateLimit: KEY_LIMIT, shippingAmounts: SHIPPING_AMOUNTS },
+      },
     });
     base = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
     doc = (await testApp.app.inject({ url: '/openapi.json' })).json();

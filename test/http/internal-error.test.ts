@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { errorResponse } from '../../src/catalog/routes/shared.js';
 import { assertProblem } from '../support/catalog-assertions.js';
-import { ContractClient } from '../support/contract.js';
+import type { ContractClient } from '../support/contract.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -31,8 +31,8 @@ describe('500 INTERNAL_ERROR never leaks internals (docs/decisions.md, Errors)',
   };
 
   before(async () => {
-    testApp = await startTestApp({}, { beforeReady: failingRoutes });
-    client = new ContractClient(testApp.app);
+    testApp = await startTestApp({ beforeReady: failingRoutes });
+    client = testApp.client;
   });
   after(() => testApp.close());
 

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { ContractClient } from '../support/contract.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const CATALOG_SCHEMAS = [
@@ -26,7 +25,7 @@ describe('GET /openapi.json', () => {
 
   before(async () => {
     testApp = await startTestApp();
-    const response = await new ContractClient(testApp.app).get('/openapi.json');
+    const response = await testApp.client.get('/openapi.json');
     assert.equal(response.statusCode, 200);
     doc = response.data;
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertProblem } from '../support/catalog-assertions.js';
-import { ContractClient, type CheckedResponse } from '../support/contract.js';
+import type { CheckedResponse, ContractClient } from '../support/contract.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const LIST = '/public/v1/products?limit=1';
@@ -22,8 +22,8 @@ describe('catalog rate limit: 120 per client IP per minute (docs/decisions.md, R
   let client: ContractClient;
 
   before(async () => {
-    testApp = await startTestApp({ catalogRateLimit: 120 });
-    client = new ContractClient(testApp.app);
+    testApp = await startTestApp({ config: { catalogRateLimit: 120 } });
+    client = testApp.client;
   });
   after(() => testApp.close());
 
@@ -72,8 +72,8 @@ describe('catalog rate limit switched off (catalogRateLimit 0)', () => {
   let client: ContractClient;
 
   before(async () => {
-    testApp = await startTestApp({ catalogRateLimit: 0 });
-    client = new ContractClient(testApp.app);
+    testApp = await startTestApp({ config: { catalogRateLimit: 0 } });
+    client = testApp.client;
   });
   after(() => testApp.close());
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UUID, assertProblem } from '../support/catalog-assertions.js';
-import { useSharedApp } from '../support/shared-app.js';
+import { useTestApp } from '../support/test-app.js';
 
 const INCOMING = '6f1c2d3e-4a5b-4c6d-8e7f-901234567890';
 
@@ -13,7 +13,7 @@ const ERRORS: [string, number, string][] = [
 ];
 
 describe('request ids on catalog responses', () => {
-  const shared = useSharedApp();
+  const shared = useTestApp();
 
   for (const path of ['/public/v1/products', '/public/v1/products/caffe-espresso-blend']) {
     it(`200 on ${path} has a UUID request_id equal to X-Request-Id`, async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { useSharedApp } from '../support/shared-app.js';
+import { useTestApp } from '../support/test-app.js';
 
 /**
  * The client address decides the catalog rate-limit window (docs/decisions.md, Rate limit), so the
@@ -10,7 +10,7 @@ const LIST = '/public/v1/products?limit=1';
 const LOAD_BALANCER = '10.1.2.3';
 
 describe('client address without TRUST_PROXY: the socket address, whatever X-Forwarded-For says', () => {
-  const shared = useSharedApp({ catalogRateLimit: 3 });
+  const shared = useTestApp({ config: { catalogRateLimit: 3 } });
 
   it('counts every request from one socket address in one window, so a forged X-Forwarded-For gains nothing', async () => {
     const remaining: string[] = [];
@@ -25,7 +25,7 @@ describe('client address without TRUST_PROXY: the socket address, whatever X-For
 });
 
 describe('client address with TRUST_PROXY set to the load balancer network', () => {
-  const shared = useSharedApp({ catalogRateLimit: 3, trustProxy: ['10.0.0.0/8'] });
+  const shared = useTestApp({ config: { catalogRateLimit: 3, trustProxy: ['10.0.0.0/8'] } });
 
   const viaLoadBalancer = (forwardedFor: string) =>
     shared.client.request({ method: 'GET', url: LIST, remoteAddress: LOAD_BALANCER, headers: { 'x-forwarded-for': forwardedFor } });

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { McpTestClient } from '../support/mcp-client.js';
-import { startSandboxApp, VALID_ADDRESS, type SandboxTestApp } from '../sandbox/support.js';
-import { startTestApp } from '../support/test-app.js';
+import { SANDBOX_PRODUCTS, VALID_ADDRESS } from '../support/sandbox.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const CART_TOOLS = [
   'add_to_cart',
@@ -21,10 +21,10 @@ const CART_TOOLS = [
  * opens an MCP client on its /mcp/sandbox that is closed with the app.
  */
 function sandboxMcpServer() {
-  const server = { sandbox: undefined as unknown as SandboxTestApp, url: '' };
+  const server = { sandbox: undefined as unknown as TestApp, url: '' };
   const clients: McpTestClient[] = [];
   before(async () => {
-    server.sandbox = await startSandboxApp();
+    server.sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS });
     server.url = `${await server.sandbox.app.listen({ port: 0, host: '127.0.0.1' })}/mcp/sandbox`;
   });
   after(async () => {
@@ -293,7 +293,7 @@ describe('/mcp/sandbox never logs a sandbox key', () => {
         done();
       },
     });
-    const testApp = await startTestApp({}, { logger: { level: 'trace', stream } });
+    const testApp = await startTestApp({ logger: { level: 'trace', stream } });
     try {
       const base = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
       const agent = await McpTestClient.connect(`${base}/mcp/sandbox`);
@@ -318,7 +318,7 @@ describe('/mcp/sandbox never logs a sandbox key', () => {
 
 describe('/mcp/sandbox limits', () => {
   it('cart tools count against the REST cart limit of the key', async () => {
-    const sandbox = await startSandboxApp({ config: { sandbox: { cartRateLimit: 3 } } });
+    const sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS, config: { sandbox: { cartRateLimit: 3 } } });
     try {
       const url = `${await sandbox.app.listen({ port: 0, host: '127.0.0.1' })}/mcp/sandbox`;
       const token = await sandbox.newKey();
@@ -336,7 +336,7 @@ describe('/mcp/sandbox limits', () => {
   });
 
   it('cart tools answer sandbox_disabled when the sandbox is switched off, catalog tools still work', async () => {
-    const sandbox = await startSandboxApp({ config: { sandbox: { enabled: false } } });
+    const sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS, config: { sandbox: { enabled: false } } });
     try {
       const url = `${await sandbox.app.listen({ port: 0, host: '127.0.0.1' })}/mcp/sandbox`;
       const agent = await McpTestClient.connect(url);

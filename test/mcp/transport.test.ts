@@ -125,7 +125,7 @@ describe('MCP requests and the per-client-IP catalog limit', () => {
   const LIMIT = 4;
   let testApp: TestApp;
   before(async () => {
-    testApp = await startTestApp({ catalogRateLimit: LIMIT });
+    testApp = await startTestApp({ config: { catalogRateLimit: LIMIT } });
   });
   after(() => testApp.close());
 

@@ -15,7 +15,7 @@ const INSTANCES = 5;
 describe('several instances starting at once on one fresh PostgreSQL database', { skip: needsPostgres }, () => {
   it(`all ${INSTANCES} migrate, seed and become ready, and the store holds the demo catalog once`, async () => {
     const database = await createDatabase(postgresUrl!);
-    const started = await Promise.allSettled(Array.from({ length: INSTANCES }, () => startTestApp({ databaseUrl: database.url })));
+    const started = await Promise.allSettled(Array.from({ length: INSTANCES }, () => startTestApp({ config: { databaseUrl: database.url } })));
     const apps = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     try {
       const failures = started.flatMap((result) => (result.status === 'rejected' ? [String(result.reason)] : []));

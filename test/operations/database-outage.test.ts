@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
-import { ContractClient } from '../support/contract.js';
+import type { ContractClient } from '../support/contract.js';
 import { McpTestClient } from '../support/mcp-client.js';
 import { pollUntil } from '../support/poll.js';
 import { needsPostgres, postgresUrl } from '../support/production-services.js';
@@ -25,8 +25,8 @@ describe('PostgreSQL unreachable, then back, without a restart', { skip: needsPo
   before(async () => {
     database = await createDatabase(postgresUrl!);
     proxy = await TcpProxy.start(postgresUrl!);
-    testApp = await startTestApp({ databaseUrl: proxy.through(database.url) });
-    client = new ContractClient(testApp.app);
+    testApp = await startTestApp({ config: { databaseUrl: proxy.through(database.url) } });
+    client = testApp.client;
     const key = await client.request({ method: 'POST', url: '/sandbox/v1/keys' });
     assert.equal(key.statusCode, 201);
     token = key.data.access_token;

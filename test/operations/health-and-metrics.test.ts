@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sample } from '../support/prometheus.js';
-import { useSharedApp } from '../support/shared-app.js';
+import { useTestApp } from '../support/test-app.js';
 
 const OPERATIONS = ['/healthz', '/readyz', '/metrics'];
 const METRICS_TOKEN = 'metrics-token-for-tests';
 
 describe('GET /healthz and GET /readyz', () => {
-  const shared = useSharedApp();
+  const shared = useTestApp();
 
   it('200 {status: ok} for liveness, never cached', async () => {
     const response = await shared.client.get('/healthz');
@@ -19,17 +19,17 @@ describe('GET /healthz and GET /readyz', () => {
   it('200 ready with every check ok: store and read model, and Redis exactly when REDIS_URL is set', async () => {
     const response = await shared.client.get('/readyz');
     assert.equal(response.statusCode, 200, response.body);
-    const expected = { store: 'ok', read_model: 'ok', ...(shared.testApp.config.redisUrl && { redis: 'ok' }) };
+    const expected = { store: 'ok', read_model: 'ok', ...(shared.config.redisUrl && { redis: 'ok' }) };
     assert.deepEqual(response.data, { status: 'ready', failed: [], checks: expected });
     assert.equal(response.headers['cache-control'], 'no-store');
   });
 });
 
 describe('GET /metrics', () => {
-  const shared = useSharedApp({ catalogRateLimit: 2 });
+  const shared = useTestApp({ config: { catalogRateLimit: 2 } });
 
   const scrape = async () => {
-    const response = await shared.testApp.app.inject({ method: 'GET', url: '/metrics' });
+    const response = await shared.app.inject({ method: 'GET', url: '/metrics' });
     assert.equal(response.statusCode, 200);
     assert.match(String(response.headers['content-type']), /^text\/plain; version=0\.0\.4/);
     return response.body;
@@ -49,7 +49,7 @@ describe('GET /metrics', () => {
   });
 
   it('reports the read model size and version', async () => {
-    const { snapshot } = shared.testApp.app.catalogReadModel;
+    const { snapshot } = shared.app.catalogReadModel;
     const metrics = await scrape();
     assert.equal(sample(metrics, 'vetrina_catalog_products'), snapshot.products.length);
     assert.equal(sample(metrics, 'vetrina_catalog_version'), snapshot.version);
@@ -73,18 +73,18 @@ describe('GET /metrics', () => {
   });
 
   it('files requests that match no route under one "unmatched" label', async () => {
-    await shared.testApp.app.inject({ method: 'GET', url: '/no/such/route/42' });
+    await shared.app.inject({ method: 'GET', url: '/no/such/route/42' });
     assert.equal(sample(await scrape(), 'vetrina_http_requests_total{method="GET",route="unmatched",status="404"}'), 1);
   });
 });
 
 describe('operations routes are outside every rate limit', () => {
-  const shared = useSharedApp({ catalogRateLimit: 1, sandbox: { keyRateLimit: 1, cartRateLimit: 1 } });
+  const shared = useTestApp({ config: { catalogRateLimit: 1, sandbox: { keyRateLimit: 1, cartRateLimit: 1 } } });
 
   for (const url of OPERATIONS) {
     it(`200 without RateLimit headers on GET ${url}, however often`, async () => {
       for (let i = 0; i < 5; i++) {
-        const response = await shared.testApp.app.inject({ method: 'GET', url });
+        const response = await shared.app.inject({ method: 'GET', url });
         assert.equal(response.statusCode, 200, response.body);
         assert.equal(response.headers['ratelimit-limit'], undefined);
       }
@@ -93,10 +93,10 @@ describe('operations routes are outside every rate limit', () => {
 });
 
 describe('GET /metrics with METRICS_TOKEN set', () => {
-  const shared = useSharedApp({ metricsToken: METRICS_TOKEN });
+  const shared = useTestApp({ config: { metricsToken: METRICS_TOKEN } });
 
   const scrapeWith = (authorization?: string) =>
-    shared.testApp.app.inject({ method: 'GET', url: '/metrics', headers: authorization === undefined ? {} : { authorization } });
+    shared.app.inject({ method: 'GET', url: '/metrics', headers: authorization === undefined ? {} : { authorization } });
 
   for (const [what, authorization] of [
     ['no Authorization header', undefined],
@@ -128,7 +128,7 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
 });
 
 describe('/openapi.json documents the operations routes', () => {
-  const shared = useSharedApp();
+  const shared = useTestApp();
 
   it("lists /healthz, /readyz and /metrics under the tag 'operations'", async () => {
     const doc = (await shared.client.get('/openapi.json')).data;

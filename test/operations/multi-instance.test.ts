@@ -74,7 +74,7 @@ describe('two instances behind one load balancer, sharing PostgreSQL and Redis',
     try {
       const { regions } = await readCatalogFile(DEMO_CATALOG_PATH);
       const file = await dir.writeJson('late.json', catalog([product('late-arrival', { created_at: new Date().toISOString() })], regions));
-      const imported = await runCli('src/catalog/file/import-cli.ts', [file], isolated.env);
+      const imported = await runCli('src/cli/import-catalog.ts', [file], isolated.env);
       assert.equal(imported.code, 0, imported.output);
       assert.doesNotMatch(imported.output, /not told through Redis/);
     } finally {

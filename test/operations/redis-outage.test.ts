@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { Redis } from 'ioredis';
-import { ContractClient } from '../support/contract.js';
+import type { ContractClient } from '../support/contract.js';
 import { pollUntil } from '../support/poll.js';
 import { sample } from '../support/prometheus.js';
 import { needsRedis, redisUrl } from '../support/production-services.js';
@@ -26,8 +26,8 @@ describe('Redis unreachable, then back, without a restart', { skip: needsRedis }
 
   before(async () => {
     proxy = await TcpProxy.start(redisUrl!);
-    testApp = await startTestApp({ redisUrl: proxy.through(redisUrl!), catalogRateLimit: 120 });
-    client = new ContractClient(testApp.app);
+    testApp = await startTestApp({ config: { redisUrl: proxy.through(redisUrl!), catalogRateLimit: 120 } });
+    client = testApp.client;
     redis = new Redis(redisUrl!);
     counterKey = `${testApp.config.redisKeyPrefix}rate-limit:catalog:127.0.0.1`;
   });

@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FLOW_KINDS, KINDS, LoadStats, runWorkload, sampleCatalog } from '../../bench/soak-workload.js';
 import { parseSoakOptions, UsageError } from '../../bench/soak-options.js';
-import { useSharedApp } from '../support/shared-app.js';
+import { useTestApp } from '../support/test-app.js';
 
 /** Every kind gets this many requests at least, and every flow reaches checkout at least once. */
 const REQUESTS_PER_KIND = 10;
 
 describe('the soak workload (npm run soak)', () => {
-  const shared = useSharedApp();
+  const shared = useTestApp();
 
   it('drives every kind of traffic against the real service with no failure, sandbox flows reaching checkout', async () => {
-    const baseUrl = await shared.testApp.app.listen({ port: 0, host: '127.0.0.1' });
+    const baseUrl = await shared.app.listen({ port: 0, host: '127.0.0.1' });
     const sample = await sampleCatalog(baseUrl);
     const stats = new LoadStats();
     const unfinished = () =>

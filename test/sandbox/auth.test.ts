@@ -1,20 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ALL_SCOPES, cartRoutes, type CartRouteCase } from './cart-routes.js';
-import { assertSandboxError, startSandboxApp, type SandboxTestApp } from './support.js';
+import { ALL_SCOPES, cartRoutes, type CartRouteCase } from '../support/cart-routes.js';
+import { assertSandboxError, SANDBOX_PRODUCTS } from '../support/sandbox.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The routes' shapes, for naming the tests; the real cart and variant ids exist only once the app runs. */
 const ROUTE_SHAPES = cartRoutes('placeholder', 'placeholder');
 
 describe('sandbox authentication, scopes and ownership on every cart route', () => {
-  let sandbox: SandboxTestApp;
+  let sandbox: TestApp;
   let owner: string;
   let stranger: string;
   let routes: CartRouteCase[];
 
   before(async () => {
-    sandbox = await startSandboxApp();
+    sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS });
     owner = await sandbox.newKey();
     stranger = await sandbox.newKey();
     const cart = await sandbox.newCart(owner);

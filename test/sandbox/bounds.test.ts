@@ -1,17 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertSandboxError, completeCart, startSandboxApp, VALID_ADDRESS, type SandboxTestApp } from './support.js';
+import { assertSandboxError, completeCart, SANDBOX_PRODUCTS, VALID_ADDRESS } from '../support/sandbox.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const text = (length: number) => 'x'.repeat(length);
 
 describe('sandbox input bounds', () => {
-  let sandbox: SandboxTestApp;
+  let sandbox: TestApp;
   let token: string;
   let cartId: string;
   let oil: string;
 
   before(async () => {
-    sandbox = await startSandboxApp();
+    sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS });
     token = await sandbox.newKey();
     cartId = (await sandbox.newCart(token)).id;
     oil = await sandbox.variantId('OIL');

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startSandboxApp, VALID_ADDRESS, type SandboxTestApp } from './support.js';
+import { SANDBOX_PRODUCTS, VALID_ADDRESS } from '../support/sandbox.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /** Sandbox answers hold shipping addresses and keys: none may be cached, whatever the outcome. */
 describe('Cache-Control: no-store on every sandbox answer', () => {
-  let sandbox: SandboxTestApp;
+  let sandbox: TestApp;
   let token: string;
   before(async () => {
-    sandbox = await startSandboxApp({ config: { sandbox: { keyRateLimit: 2, cartRateLimit: 1000 } } });
+    sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS, config: { sandbox: { keyRateLimit: 2, cartRateLimit: 1000 } } });
     token = await sandbox.newKey();
   });
   after(() => sandbox.close());

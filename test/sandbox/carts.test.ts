@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertSandboxError, completeCart, startSandboxApp, VALID_ADDRESS, type SandboxTestApp } from './support.js';
+import { assertSandboxError, completeCart, SANDBOX_PRODUCTS, VALID_ADDRESS } from '../support/sandbox.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 describe('sandbox carts', () => {
-  let sandbox: SandboxTestApp;
+  let sandbox: TestApp;
   let token: string;
   let ids: Record<string, string>;
 
   before(async () => {
-    sandbox = await startSandboxApp();
+    sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS });
     token = await sandbox.newKey();
     ids = {};
     for (const sku of ['OIL', 'TEN', 'TWENTY', 'ONE-TEN', 'SOLD-OUT', 'BACKORDER', 'DRAFT', 'WEIGHTED']) ids[sku] = await sandbox.variantId(sku);

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CheckedResponse } from '../support/contract.js';
-import { assertSandboxError, startSandboxApp, VALID_ADDRESS, type SandboxTestApp } from './support.js';
+import { assertSandboxError, SANDBOX_PRODUCTS, VALID_ADDRESS } from '../support/sandbox.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 describe('POST /sandbox/v1/carts/{id} (deprecated compatibility route)', () => {
-  let sandbox: SandboxTestApp;
+  let sandbox: TestApp;
   let token: string;
   let oil: string;
   before(async () => {
-    sandbox = await startSandboxApp({ config: { publicBaseUrl: 'https://shop.example', sandbox: { cartRateLimit: 1000 } } });
+    sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS, config: { publicBaseUrl: 'https://shop.example', sandbox: { cartRateLimit: 1000 } } });
     token = await sandbox.newKey();
     oil = await sandbox.variantId('OIL');
   });

@@ -13,7 +13,7 @@ describe('sandbox descriptions state the configured limits and shipping amounts'
   let openapi: string;
   let tools: string;
   before(async () => {
-    testApp = await startTestApp({ sandbox: CONFIGURED });
+    testApp = await startTestApp({ config: { sandbox: CONFIGURED } });
     openapi = (await testApp.app.inject({ method: 'GET', url: '/openapi.json' })).body;
     const mcp = await McpTestClient.connect(`${await testApp.app.listen({ port: 0, host: '127.0.0.1' })}/mcp/sandbox`);
     try {

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { cartRoutes } from './cart-routes.js';
-import { assertSandboxError, startSandboxApp, type SandboxTestApp } from './support.js';
+import { cartRoutes } from '../support/cart-routes.js';
+import { assertSandboxError, SANDBOX_PRODUCTS } from '../support/sandbox.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 describe('GET /sandbox/v1', () => {
-  let sandbox: SandboxTestApp;
+  let sandbox: TestApp;
   before(async () => {
-    sandbox = await startSandboxApp({ config: { publicBaseUrl: 'https://shop.example', sandbox: { keyRateLimit: 20 } } });
+    sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS, config: { publicBaseUrl: 'https://shop.example', sandbox: { keyRateLimit: 20 } } });
   });
   after(() => sandbox.close());
 
@@ -34,9 +35,9 @@ describe('GET /sandbox/v1', () => {
 });
 
 describe('sandbox disabled', () => {
-  let sandbox: SandboxTestApp;
+  let sandbox: TestApp;
   before(async () => {
-    sandbox = await startSandboxApp({ config: { sandbox: { enabled: false } } });
+    sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS, config: { sandbox: { enabled: false } } });
   });
   after(() => sandbox.close());
 

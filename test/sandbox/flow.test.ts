@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { dumpCatalog } from '../support/catalog-store.js';
-import { startSandboxApp, VALID_ADDRESS, type SandboxTestApp } from './support.js';
+import { VALID_ADDRESS } from '../support/sandbox.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 describe('a complete sandbox flow on the demo catalog', () => {
-  let sandbox: SandboxTestApp;
+  let sandbox: TestApp;
   before(async () => {
-    sandbox = await startSandboxApp({ products: 'demo', config: { sandbox: { keyRateLimit: 20, cartRateLimit: 300 } } });
+    sandbox = await startTestApp({ config: { sandbox: { keyRateLimit: 20, cartRateLimit: 300 } } });
   });
   after(() => sandbox.close());
 

@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HttpProblem } from '../../src/http/problem.js';
-import { assertSandboxError, completeCart, startSandboxApp, VALID_ADDRESS, type SandboxTestApp } from './support.js';
+import { assertSandboxError, completeCart, SANDBOX_PRODUCTS, VALID_ADDRESS } from '../support/sandbox.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe('sandbox idempotency', () => {
-  let sandbox: SandboxTestApp;
+  let sandbox: TestApp;
   let token: string;
   let oil: string;
   before(async () => {
-    sandbox = await startSandboxApp();
+    sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS });
     token = await sandbox.newKey();
     oil = await sandbox.variantId('OIL');
   });

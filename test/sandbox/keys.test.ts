@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { assertSandboxError, startSandboxApp, type SandboxTestApp } from './support.js';
+import { assertSandboxError, SANDBOX_PRODUCTS } from '../support/sandbox.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const ALL = ['catalog:read', 'cart:write', 'checkout:create'];
 
 describe('POST /sandbox/v1/keys', () => {
-  let sandbox: SandboxTestApp;
+  let sandbox: TestApp;
   before(async () => {
-    sandbox = await startSandboxApp();
+    sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS });
   });
   after(() => sandbox.close());
 
@@ -105,9 +106,9 @@ describe('POST /sandbox/v1/keys', () => {
 });
 
 describe('key issuance rate limit', () => {
-  let sandbox: SandboxTestApp;
+  let sandbox: TestApp;
   before(async () => {
-    sandbox = await startSandboxApp({ config: { sandbox: { keyRateLimit: 20 } } });
+    sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS, config: { sandbox: { keyRateLimit: 20 } } });
   });
   after(() => sandbox.close());
 

@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { importCatalog } from '../../src/catalog/file/import-catalog.js';
 import { catalog, product, variant } from '../support/catalog-builder.js';
-import { startSandboxApp, SANDBOX_PRODUCTS, type SandboxTestApp } from './support.js';
+import { SANDBOX_PRODUCTS } from '../support/sandbox.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 describe('sandbox cart prices follow the live catalog', () => {
-  let sandbox: SandboxTestApp;
+  let sandbox: TestApp;
   let token: string;
   before(async () => {
-    sandbox = await startSandboxApp();
+    sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS });
     token = await sandbox.newKey();
   });
   after(() => sandbox.close());

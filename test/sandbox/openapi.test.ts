@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { startSandboxApp, type SandboxTestApp } from './support.js';
+import { SANDBOX_PRODUCTS } from '../support/sandbox.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const COMPONENTS = [
   'SandboxKeyRequest',
@@ -22,10 +23,10 @@ const COMPONENTS = [
 const CLOSED = ['SandboxKeyRequest', 'SandboxCartRequest', 'SandboxItemRequest', 'SandboxAddress', 'SandboxShippingOptionRequest', 'SandboxEmptyRequest'];
 
 describe('the sandbox in /openapi.json', () => {
-  let sandbox: SandboxTestApp;
+  let sandbox: TestApp;
   let document: any;
   before(async () => {
-    sandbox = await startSandboxApp();
+    sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS });
     document = JSON.parse((await sandbox.app.inject({ method: 'GET', url: '/openapi.json' })).body);
   });
   after(() => sandbox.close());

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { purgeExpiredSandboxData } from '../../src/sandbox/purge.js';
-import { startSandboxApp, type SandboxTestApp } from './support.js';
+import { SANDBOX_PRODUCTS } from '../support/sandbox.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
-async function rowCounts(sandbox: SandboxTestApp) {
+async function rowCounts(sandbox: TestApp) {
   const { db } = sandbox.store;
   const count = async (table: 'sandbox_keys' | 'sandbox_carts' | 'sandbox_idempotency') =>
     Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
@@ -14,9 +15,9 @@ async function rowCounts(sandbox: SandboxTestApp) {
 }
 
 describe('purge of expired sandbox data', () => {
-  let sandbox: SandboxTestApp;
+  let sandbox: TestApp;
   before(async () => {
-    sandbox = await startSandboxApp();
+    sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS });
   });
   after(() => sandbox.close());
 
@@ -47,9 +48,9 @@ describe('purge of expired sandbox data', () => {
 });
 
 describe('background purge', () => {
-  let sandbox: SandboxTestApp;
+  let sandbox: TestApp;
   before(async () => {
-    sandbox = await startSandboxApp({ config: { sandbox: { purgeIntervalMs: 25 } } });
+    sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS, config: { sandbox: { purgeIntervalMs: 25 } } });
   });
   after(() => sandbox.close());
 

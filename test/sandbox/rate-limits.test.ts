@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertSandboxError, startSandboxApp, type SandboxTestApp } from './support.js';
+import { assertSandboxError, SANDBOX_PRODUCTS } from '../support/sandbox.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 describe('cart route rate limit', () => {
-  let sandbox: SandboxTestApp;
+  let sandbox: TestApp;
   before(async () => {
-    sandbox = await startSandboxApp({ config: { sandbox: { cartRateLimit: 3 } } });
+    sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS, config: { sandbox: { cartRateLimit: 3 } } });
   });
   after(() => sandbox.close());
 

@@ -7,8 +7,6 @@ import type {
   CatalogFileRegion,
   CatalogFileVariant,
 } from '../../src/catalog/file/catalog-file-schema.js';
-import { ContractClient } from './contract.js';
-import { startTestApp, type TestApp, type TestConfigOverrides } from './test-app.js';
 
 /**
  * Tiny purpose-built catalogs in the catalog file format, so a test states exactly the
@@ -97,23 +95,4 @@ export async function tempDir(): Promise<TempDir> {
     },
     remove: () => rm(dir, { recursive: true, force: true }),
   };
-}
-
-export interface CatalogTestApp extends TestApp {
-  client: ContractClient;
-}
-
-/** A test app seeded with exactly these products (through the catalog file import). */
-export async function startCatalogApp(
-  products: CatalogFileProduct[],
-  overrides: TestConfigOverrides = {},
-): Promise<CatalogTestApp> {
-  const dir = await tempDir();
-  try {
-    const seed = await dir.writeJson('catalog.json', catalog(products));
-    const testApp = await startTestApp({ catalogSeed: seed, ...overrides });
-    return { ...testApp, client: new ContractClient(testApp.app) };
-  } finally {
-    await dir.remove();
-  }
 }

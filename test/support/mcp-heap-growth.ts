@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { startSandboxApp } from '../sandbox/support.js';
 import { mcpRequestInit } from './mcp-json-rpc.js';
+import { startTestApp } from './test-app.js';
 
 /**
  * Run as its own process with --expose-gc (see test/mcp/memory.test.ts): drives one app
@@ -13,7 +13,7 @@ const requests = Number(process.argv[2] ?? 2000);
 const gc = globalThis.gc;
 assert.ok(gc, 'run with --expose-gc');
 
-const sandbox = await startSandboxApp({ products: 'demo' });
+const sandbox = await startTestApp();
 const base = await sandbox.app.listen({ port: 0, host: '127.0.0.1' });
 const token = await sandbox.newKey();
 const cart = await sandbox.newCart(token);

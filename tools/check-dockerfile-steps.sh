@@ -2,7 +2,8 @@
 # Replays the Dockerfile without a Docker engine: each stage gets a directory standing in
 # for its filesystem, COPY/RUN/WORKDIR/ENV are performed there in order, then the final
 # stage's CMD is started as the container would start it (clean environment, the image's
-# ENV, a free PORT) and polled with the image's own HEALTHCHECK command, then stopped.
+# ENV, a free PORT) and polled with the image's own HEALTHCHECK command, the shipped import
+# command is run against the demo catalog (--dry-run), and the server is stopped.
 # Nothing outside a temporary directory is written: HOME is one of its own (so RUN --mount
 # cache targets live there too); only the host's npm configuration, user and global
 # (registry, CA file, Node headers), is read, as a build machine's network settings would be.
@@ -111,6 +112,8 @@ for _ in $(seq 1 120); do
   if in_stage "${health_words[@]}"; then
     echo "== HEALTHCHECK passed"
     in_stage node -e "fetch('http://127.0.0.1:$port/public/v1/products?limit=1').then(async (r) => { const body = await r.json(); if (!r.ok || body.count < 1) throw new Error('no demo catalog: ' + r.status); console.log('== demo catalog served: ' + body.count + ' products'); })"
+    # The shipped import command runs from dist/ with production dependencies only (no tsx).
+    in_stage node dist/cli/import-catalog.js --dry-run catalog/demo.json
     kill -TERM "$server_pid"
     wait "$server_pid" || fail "the server exited with $? on SIGTERM"
     server_pid=""

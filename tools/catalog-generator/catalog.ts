@@ -1,5 +1,5 @@
-import type { CatalogFile, CatalogFileProduct, CatalogFileRegion, CatalogFileVariant } from './catalog-file-schema.js';
-import { CATEGORIES, CLOSINGS, type Adjective, type Category, type Gender, type OptionSpec, type Origin, type Text } from './generate-vocabulary.js';
+import type { CatalogFile, CatalogFileProduct, CatalogFileRegion, CatalogFileVariant } from '../../src/catalog/file/catalog-file-schema.js';
+import { CATEGORIES, CLOSINGS, type Adjective, type Category, type Gender, type OptionSpec, type Origin, type Text } from './vocabulary.js';
 
 /**
  * A large synthetic catalog for benchmarks and load tests. Same seed, same bytes: there is

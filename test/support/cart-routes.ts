@@ -1,4 +1,4 @@
-import { VALID_ADDRESS } from './support.js';
+import { VALID_ADDRESS } from './sandbox.js';
 
 export interface CartRouteCase {
   name: string;

@@ -2,9 +2,9 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { GENERATED_REGIONS, MAX_GENERATED_PRODUCTS, generateProducts } from './generate-catalog.js';
+import { GENERATED_REGIONS, MAX_GENERATED_PRODUCTS, generateProducts } from './catalog-generator/catalog.js';
 
-const USAGE = 'usage: tsx src/catalog/file/generate-cli.ts --products N --out FILE [--seed S]';
+const USAGE = 'usage: npm run catalog:generate -- --products N --out FILE [--seed S]';
 const EXIT_USAGE = 2;
 // Big enough that a million products means a few thousand writes, not millions.
 const CHUNK_CHARS = 1 << 20;

@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+/** The problems loadConfig reports for this environment (one ConfigError lists all of them); none when it accepts it. */
+const problemsOf = (env: Record<string, string>): string[] => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+};
+
+describe('loadConfig', () => {
+  it('has a default for every setting', () => {
+    assert.deepEqual(loadConfig({}), {
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: './data',
+      sqlitePath: 'data/vetrina.sqlite',
+      databaseUrl: undefined,
+      databasePoolSize: 10,
+      redisUrl: undefined,
+      redisKeyPrefix: 'vetrina:',
+      trustProxy: false,
+      metricsToken: undefined,
+      logLevel: 'info',
+      publicBaseUrl: 'http://127.0.0.1:3000',
+      storefrontUrl: 'http://127.0.0.1:3000',
+      catalogRateLimit: 120,
+      catalogSeed: 'demo',
+      catalogPollMs: 1000,
+      requestTimeoutMs: 15_000,
+      mcpAllowedHosts: ['localhost', '127.0.0.1', '[::1]'],
+      sandbox: {
+        enabled: true,
+        publicKey: 'sbx_test_public_catalog_read',
+        keyRateLimit: 20,
+        cartRateLimit: 300,
+        shippingAmounts: { EUR: 490, GBP: 450, USD: 595, CHF: 690 },
+        purgeIntervalMs: 600_000,
+      },
+    });
+  });
+
+  it('trims values, treats an empty variable as unset, and drops the trailing slash of a URL', () => {
+    const config = loadConfig({ PORT: ' 8080 ', HOST: '', PUBLIC_BASE_URL: 'https://shop.example/', SANDBOX_ENABLED: 'off' });
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.publicBaseUrl, 'https://shop.example');
+    assert.deepEqual(config.mcpAllowedHosts, ['localhost', '127.0.0.1', '[::1]', 'shop.example']);
+    assert.equal(config.sandbox.enabled, false);
+  });
+
+  const integers: [variable: string, min: number, max: number, read: (config: ReturnType<typeof loadConfig>) => number][] = [
+    ['PORT', 0, 65535, (config) => config.port],
+    ['DATABASE_POOL_SIZE', 1, 200, (config) => config.databasePoolSize],
+    ['CATALOG_RATE_LIMIT', 0, 1_000_000, (config) => config.catalogRateLimit],
+    ['CATALOG_POLL_MS', 50, 3_600_000, (config) => config.catalogPollMs],
+    ['REQUEST_TIMEOUT_MS', 1000, 300_000, (config) => config.requestTimeoutMs],
+    ['SANDBOX_KEY_RATE_LIMIT', 0, 1_000_000, (config) => config.sandbox.keyRateLimit],
+    ['SANDBOX_CART_RATE_LIMIT', 0, 1_000_000, (config) => config.sandbox.cartRateLimit],
+    ['SANDBOX_PURGE_INTERVAL_MS', 1000, 86_400_000, (config) => config.sandbox.purgeIntervalMs],
+  ];
+  for (const [variable, min, max, read] of integers) {
+    it(`${variable}: accepts ${min} and ${max}, refuses ${min - 1}, ${max + 1} and a non-integer`, () => {
+      assert.equal(read(loadConfig({ [variable]: String(min) })), min);
+      assert.equal(read(loadConfig({ [variable]: String(max) })), max);
+      for (const value of [String(min - 1), String(max + 1), '1.5', '1e3']) {
+        assert.deepEqual(problemsOf({ [variable]: value }), [`${variable} must be an integer from ${min} to ${max} (got "${value}")`]);
+      }
+    });
+  }
+
+  const refusals: [Record<string, string>, RegExp][] = [
+    [{ SANDBOX_ENABLED: 'maybe' }, /^SANDBOX_ENABLED must be true or false/],
+    [{ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
+    [{ PUBLIC_BASE_URL: 'shop.example' }, /^PUBLIC_BASE_URL must be a http: or https:\/\/ URL/],
+    [{ DATABASE_URL: 'mysql://db/vetrina' }, /^DATABASE_URL must be a postgres: or postgresql:\/\/ URL/],
+    [{ REDIS_URL: 'http://cache' }, /^REDIS_URL must be a redis: or rediss:\/\/ URL/],
+    [{ SANDBOX_SHIPPING_AMOUNTS: 'EUR:4.90' }, /^SANDBOX_SHIPPING_AMOUNTS must look like "EUR:490,GBP:450"/],
+    [{ SANDBOX_PUBLIC_KEY: 'sbx_live_public_key' }, /^SANDBOX_PUBLIC_KEY must start with "sbx_test_"/],
+  ];
+  for (const [env, problem] of refusals) {
+    it(`refuses ${JSON.stringify(env)}`, () => {
+      const problems = problemsOf(env);
+      assert.equal(problems.length, 1, problems.join('\n'));
+      assert.match(problems[0]!, problem);
+    });
+  }
+
+  it('parses shipping amounts per currency', () => {
+    assert.deepEqual(loadConfig({ SANDBOX_SHIPPING_AMOUNTS: 'EUR:0, JPY : 800' }).sandbox.shippingAmounts, { EUR: 0, JPY: 800 });
+  });
+
+  it('reports every problem at once, each on its own line of the message', () => {
+    const env = { PORT: 'eighty', LOG_LEVEL: 'loud', CATALOG_POLL_MS: '10', SANDBOX_PUBLIC_KEY: 'short' };
+    const problems = problemsOf(env);
+    assert.deepEqual(
+      problems.map((problem) => problem.split(' ')[0]),
+      ['PORT', 'LOG_LEVEL', 'CATALOG_POLL_MS', 'SANDBOX_PUBLIC_KEY'],
+    );
+    assert.throws(() => loadConfig(env), { message: `Invalid configuration:\n  - ${problems.join('\n  - ')}` });
+  });
+});
+
+describe('TRUST_PROXY at config load', () => {
+  it('is off (socket address is the client) when unset', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+  });
+
+  it('accepts comma-separated addresses, CIDRs and the proxy-addr names', () => {
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,fd00::/8, ::1' }).trustProxy, ['10.0.0.0/8', '192.168.1.7', 'fd00::/8', '::1']);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: 'loopback,uniquelocal' }).trustProxy, ['loopback', 'uniquelocal']);
+  });
+
+  for (const value of ['true', 'TRUE', '*', 'everything', 'all', '0.0.0.0/0', '::/0', '10.0.0.1,*']) {
+    it(`refuses "${value}", which would let any client pick its own address`, () => {
+      const [problem, ...rest] = problemsOf({ TRUST_PROXY: value });
+      assert.equal(rest.length, 0);
+      assert.match(problem!, /^TRUST_PROXY=.* would trust X-Forwarded-For from every client/);
+    });
+  }
+
+  it('refuses a hop count, which trusts whoever connects directly', () => {
+    assert.match(problemsOf({ TRUST_PROXY: '1' })[0]!, /hop counts are not supported/);
+  });
+
+  it('suggests only settings it then accepts, and never a hop count', () => {
+    for (const refused of ['true', '*', '1', '2']) {
+      const problem = problemsOf({ TRUST_PROXY: refused })[0]!;
+      assert.doesNotMatch(problem, /hops \(|number of proxy hops/);
+      const suggested = /\(e\.g\. ([^,]+), or (\w+) /.exec(problem);
+      assert.ok(suggested, problem);
+      for (const example of suggested.slice(1)) assert.deepEqual(problemsOf({ TRUST_PROXY: example! }), [], example);
+    }
+  });
+
+  for (const value of ['10.0.0.0/33', 'lb.internal', '10.0.0.1/8/1', 'fe80::/129']) {
+    it(`refuses "${value}", which is no address or CIDR`, () => {
+      assert.match(problemsOf({ TRUST_PROXY: value })[0]!, /^TRUST_PROXY must be comma-separated IP addresses or CIDRs/);
+    });
+  }
+});
+
+describe('REQUEST_TIMEOUT_MS at config load', () => {
+  it('defaults to 15 s, so with the 1 s check a trickled request is answered well within 30 s', () => {
+    assert.equal(loadConfig({}).requestTimeoutMs, 15_000);
+    assert.equal(loadConfig({ REQUEST_TIMEOUT_MS: '5000' }).requestTimeoutMs, 5000);
+  });
+
+  it('refuses a time-out below 1 s or that is no integer', () => {
+    for (const value of ['999', '0', '1.5', 'soon']) {
+      assert.match(problemsOf({ REQUEST_TIMEOUT_MS: value })[0]!, /^REQUEST_TIMEOUT_MS must be an integer from 1000 to 300000/);
+    }
+  });
+});
+
+describe('Redis and metrics settings at config load', () => {
+  it('namespaces Redis keys under "vetrina:" unless REDIS_KEY_PREFIX says otherwise', () => {
+    assert.equal(loadConfig({}).redisKeyPrefix, 'vetrina:');
+    assert.equal(loadConfig({ REDIS_KEY_PREFIX: 'shop-a:' }).redisKeyPrefix, 'shop-a:');
+  });
+
+  it('leaves /metrics open without METRICS_TOKEN and refuses a token shorter than 16 characters', () => {
+    assert.equal(loadConfig({}).metricsToken, undefined);
+    assert.deepEqual(problemsOf({ METRICS_TOKEN: 'short' }), ['METRICS_TOKEN must be at least 16 characters long']);
+    assert.equal(loadConfig({ METRICS_TOKEN: 'a-long-enough-secret' }).metricsToken, 'a-long-enough-secret');
+  });
+});
