@@ -1,0 +1,3 @@
+import { importTestShare } from './support/test-share.js';
+
+await importTestShare(2, 2);
