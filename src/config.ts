@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { TOKEN_SHAPE, TOKEN_SHAPE_RULE } from './sandbox/tokens.js';
 
 /**
  * Every setting the service reads from its environment. This module is the only
@@ -112,9 +113,8 @@ export function loadConfig(env: Env = process.env): Config {
       purgeIntervalMs: read.integer('SANDBOX_PURGE_INTERVAL_MS', 600_000, 1000, 86_400_000),
     },
   };
-  if (!/^sbx_test_[A-Za-z0-9_]{8,}$/.test(config.sandbox.publicKey)) {
-    problems.push('SANDBOX_PUBLIC_KEY must start with "sbx_test_" followed by at least 8 letters, digits or underscores');
-  }
+  // A key of another shape would be accepted here and then refused by every request.
+  if (!TOKEN_SHAPE.test(config.sandbox.publicKey)) problems.push(`SANDBOX_PUBLIC_KEY must ${TOKEN_SHAPE_RULE}`);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

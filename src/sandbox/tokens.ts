@@ -7,8 +7,11 @@ const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** Bytes at or above this would make `byte % 62` favour the first characters. */
 const UNBIASED_LIMIT = 256 - (256 % BASE62.length);
 
+const TOKEN_BODY_MAX_LENGTH = 200;
 /** What a token may look like at all; anything else is rejected before any lookup. */
-export const TOKEN_SHAPE = new RegExp(`^${TOKEN_PREFIX}[A-Za-z0-9_]{8,200}$`);
+export const TOKEN_SHAPE = new RegExp(`^${TOKEN_PREFIX}[A-Za-z0-9_]{8,${TOKEN_BODY_MAX_LENGTH}}$`);
+/** TOKEN_SHAPE in words, for the configuration's check of the shared public key. */
+export const TOKEN_SHAPE_RULE = `start with "${TOKEN_PREFIX}" followed by 8 to ${TOKEN_BODY_MAX_LENGTH} letters, digits or underscores`;
 
 /** docs/decisions.md, Keys: `sbx_test_` followed by random base62 characters from the CSPRNG. */
 export function generateToken(): string {

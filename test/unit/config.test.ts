@@ -82,6 +82,8 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://cache' }, /^REDIS_URL must be a redis: or rediss:\/\/ URL/],
     [{ SANDBOX_SHIPPING_AMOUNTS: 'EUR:4.90' }, /^SANDBOX_SHIPPING_AMOUNTS must look like "EUR:490,GBP:450"/],
     [{ SANDBOX_PUBLIC_KEY: 'sbx_live_public_key' }, /^SANDBOX_PUBLIC_KEY must start with "sbx_test_"/],
+    // Longer than any key authentication accepts: it could never be used.
+    [{ SANDBOX_PUBLIC_KEY: `sbx_test_${'a'.repeat(201)}` }, /^SANDBOX_PUBLIC_KEY must start with "sbx_test_" followed by 8 to 200/],
   ];
   for (const [env, problem] of refusals) {
     it(`refuses ${JSON.stringify(env)}`, () => {
