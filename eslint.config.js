@@ -40,7 +40,11 @@ export default tseslint.config(
   ),
   layer('catalog', [...featureFolders(['sandbox', 'mcp', 'operations']), ...compositionModules], 'The catalog never imports the sandbox, MCP or operations.'),
   layer('sandbox', [...featureFolders(['mcp', 'operations']), ...compositionModules], 'The sandbox never imports MCP or operations.'),
-  layer('mcp', [...featureFolders(['store', 'operations']), ...compositionModules], 'MCP reaches storage only through the catalog and sandbox services.'),
+  layer(
+    'mcp',
+    [...featureFolders(['store', 'operations']), '**/*-store.js', '**/read-model/load-snapshot.js', ...compositionModules],
+    'MCP reaches storage only through the catalog and sandbox services.',
+  ),
   layer('operations', [...featureFolders(['mcp']), ...compositionModules], 'Operations never imports MCP.'),
   {
     files: ['src/**/*.ts'],

@@ -4,15 +4,16 @@ import { HANDLE_RULE } from './handle.js';
 
 /** The contract's `PublicApiError` codes, each with the status it is answered with. */
 const STATUS_OF = {
-  INVALID_QUERY: 400,
-  INVALID_HANDLE: 400,
   REGION_NOT_FOUND: 400,
   PRODUCT_NOT_FOUND: 404,
+  INVALID_HANDLE: 400,
+  INVALID_QUERY: 400,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
 } as const;
 
 export type CatalogErrorCode = keyof typeof STATUS_OF;
+export const CATALOG_ERROR_CODES = Object.keys(STATUS_OF) as CatalogErrorCode[];
 
 /** A catalog failure: the status follows from the code; `hint` says what the client can do. */
 export function catalogProblem(code: CatalogErrorCode, message: string, hint: string): HttpProblem {

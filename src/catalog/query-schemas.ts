@@ -4,11 +4,11 @@ import { DEFAULT_LOCALE, LOCALES } from './locales.js';
 import { DEFAULT_COUNTRY } from './market.js';
 
 /** The bounds of the list query (docs/decisions.md, Invalid queries); past them a query is INVALID_QUERY. */
-export const MAX_QUERY_LENGTH = 120;
-export const MAX_PAGE_SIZE = 20;
+const MAX_QUERY_LENGTH = 120;
+const MAX_PAGE_SIZE = 20;
 /** The page size of a request that names none. */
 export const DEFAULT_LIMIT = 10;
-export const MAX_OFFSET = 1000;
+const MAX_OFFSET = 1000;
 
 /** The bounds in words, for the hint of an invalid query. */
 export const QUERY_BOUNDS_RULE = `q up to ${MAX_QUERY_LENGTH} characters, limit 1 to ${MAX_PAGE_SIZE}, offset 0 to ${MAX_OFFSET}, cursor up to ${MAX_CURSOR_LENGTH} characters`;

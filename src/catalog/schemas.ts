@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { CATALOG_ERROR_CODES } from './errors.js';
 import { LocaleCode } from './locales.js';
 
 /**
@@ -11,10 +12,7 @@ const nullable = <T extends TSchema>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
 
 /** A plain `enum` (not a union of consts), so that clients and generators read it as the list of codes (docs/decisions.md, Invalid queries). */
-export const PublicApiErrorCode = Type.Enum(
-  ['REGION_NOT_FOUND', 'PRODUCT_NOT_FOUND', 'INVALID_HANDLE', 'INVALID_QUERY', 'RATE_LIMITED', 'INTERNAL_ERROR'],
-  { type: 'string' },
-);
+export const PublicApiErrorCode = Type.Enum(CATALOG_ERROR_CODES, { type: 'string' });
 
 export const Price = Type.Object(
   {

@@ -7,6 +7,7 @@ import { readCatalogFile } from '../catalog/seed.js';
 import { importCatalog } from '../catalog/file/import-catalog.js';
 
 const USAGE = `Usage: npm run catalog:import -- FILE [--unpublish-missing] [--dry-run]
+       (in the image: node dist/cli/import-catalog.js FILE ...)
 
 Validates FILE completely, then upserts its regions (by id), products (by handle) and
 variants (by SKU) in one transaction into the configured store (DATABASE_URL, or the

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { applyProblemHeaders, HttpProblem, internalProblem, MalformedRequest } from './problem.js';
 
 /** What a surface's error bodies are made from: a request, or before routing only its id. */
-export interface Exchange {
+interface Exchange {
   id: string;
   body?: unknown;
 }
@@ -42,7 +42,7 @@ declare module 'fastify' {
  * context is known (a malformed path, an unparsable request); everything else is
  * answered by the error handler of the context the request reached.
  */
-export class ErrorSurfaces {
+class ErrorSurfaces {
   readonly #byPrefix: { prefix: string; surface: ErrorSurface }[] = [];
 
   constructor(

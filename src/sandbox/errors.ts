@@ -86,7 +86,7 @@ export function sandboxDisabled(): HttpProblem {
 const STORE_RETRY_AFTER_SECONDS = 5;
 
 /** The sandbox's answer while its store is unreachable, for REST and MCP alike. */
-export function sandboxUnavailable(): HttpProblem {
+function sandboxUnavailable(): HttpProblem {
   return new HttpProblem(503, 'sandbox_unavailable', 'The sandbox store is unreachable; retry shortly.', {
     retryAfter: STORE_RETRY_AFTER_SECONDS,
   });

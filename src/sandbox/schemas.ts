@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { SANDBOX_ERROR_CODES } from './errors.js';
 import { KEY_LIFETIME_HOURS } from './keys.js';
-import { CART_SCOPE, CHECKOUT_SCOPE, DEFAULT_SCOPES, SCOPES } from './scopes.js';
+import { CART_SCOPE, CHECKOUT_SCOPE, DEFAULT_SCOPES, PUBLIC_KEY_SCOPES, SCOPES } from './scopes.js';
 import { STANDARD_SHIPPING_ID } from './shipping.js';
 import { TOKEN_PREFIX, TOKEN_RANDOM_LENGTH } from './tokens.js';
 
@@ -234,7 +234,7 @@ export const SandboxDiscovery = Type.Object(
             access_token: Type.String({ description: 'A shared, well-known key; never stored in the database.' }),
             scopes: Type.Array(ScopeName),
           },
-          { description: 'The shared public sandbox key: catalog:read only, it cannot create or change carts.' },
+          { description: `The shared public sandbox key: ${PUBLIC_KEY_SCOPES.join(', ')} only, it cannot create or change carts.` },
         ),
       },
       { description: 'How to obtain a sandbox key.' },

@@ -20,7 +20,7 @@ export interface SandboxServices {
   authenticate(authorization: string | undefined, clientIp: string, scope?: Scope): Promise<SandboxPrincipal>;
   runIdempotently(call: IdempotentCall): Promise<IdempotentOutcome>;
   rateLimits: SandboxRateLimits;
-  /** Runs `work` if the sandbox is enabled, answering an unreachable store with 503 `sandbox_unavailable`. */
+  /** Runs `work` if the sandbox is enabled (availability.ts); an unreachable store is answered by `sandboxErrors`. */
   whenAvailable<T>(work: () => Promise<T>): Promise<T>;
 }
 

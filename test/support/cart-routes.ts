@@ -1,3 +1,4 @@
+import { SCOPES } from '../../src/sandbox/scopes.js';
 import { VALID_ADDRESS } from './sandbox.js';
 
 export interface CartRouteCase {
@@ -41,4 +42,4 @@ export function cartRoutes(cartId: string, variantId: string): CartRouteCase[] {
   ];
 }
 
-export const ALL_SCOPES = ['catalog:read', 'cart:write', 'checkout:create'];
+export const ALL_SCOPES = [...SCOPES];

@@ -81,7 +81,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   };
 }
 
-/** Runs one of the project's CLIs (`src/...-cli.ts`) to completion; returns its exit code and output. */
+/** Runs one of the project's commands (`src/cli/*.ts`, `tools/*.ts`) to completion; returns its exit code and output. */
 export async function runCli(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: REPO_ROOT,

@@ -12,7 +12,7 @@ import {
   type SandboxShippingOptionRequest,
 } from '../schemas.js';
 import { CART_SCOPE, CHECKOUT_SCOPE } from '../scopes.js';
-import { shippingAmountsText, shippingCurrenciesText, STANDARD_SHIPPING_TEXT } from '../shipping.js';
+import { shippingAmountsText, shippingCurrenciesText, STANDARD_SHIPPING_ID, STANDARD_SHIPPING_TEXT } from '../shipping.js';
 import {
   cartChangeResponses,
   cartRateLimitHeaders,
@@ -199,7 +199,7 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
         headers: optionalIdempotencyKey,
         body: Type.Ref('SandboxShippingOptionRequest'),
         response: cartChangeResponses(rateLimit, 200, 'The updated cart', {
-          400: 'sandbox_invalid_request: shipping_option_id missing or not sandbox_standard, extra properties, invalid Idempotency-Key, or malformed JSON.',
+          400: `sandbox_invalid_request: shipping_option_id missing or not ${STANDARD_SHIPPING_ID}, extra properties, invalid Idempotency-Key, or malformed JSON.`,
         }),
       },
       onRequest: cartWrite,

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from 'typebox';
 import type { SandboxConfig } from '../../config.js';
 import { cartLimitText, keyLimitText } from '../rate-limits.js';
+import { CART_SCOPE } from '../scopes.js';
 
 /** OpenAPI response objects of the sandbox routes: bodies by component name, and the headers each carries. */
 
@@ -78,7 +79,7 @@ export function errorResponses(descriptions: Partial<Record<ErrorStatus, string>
 
 /** The statuses of every authenticated cart route. */
 export const CART_AUTH_ERRORS = {
-  401: 'sandbox_unauthorized: no, malformed, unknown or expired key; sandbox_insufficient_scope: the key lacks cart:write (`scope` names it).',
+  401: `sandbox_unauthorized: no, malformed, unknown or expired key; sandbox_insufficient_scope: the key lacks ${CART_SCOPE} (\`scope\` names it).`,
   404: "sandbox_not_found: no such cart, or another key's cart.",
   429: 'sandbox_rate_limited: more than the allowed cart calls per key per minute.',
 } as const;
