@@ -84,7 +84,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(closeUnfinishedRequestsOnShutdown);
   await app.register(metricsPlugin);
   await app.register(redisPlugin, { config });
-  await app.register(rateLimits);
+  await app.register(rateLimits, {
+    onStoreFallback: () => app.metrics.rateLimitFallbacks.inc(),
+    onRejection: (limit) => app.metrics.rateLimitRejections.inc({ limit }),
+  });
   await app.register(catalogPlugin, { config, store });
   await app.register(sandboxPlugin, { config, store, clock: options.clock ?? (() => new Date()) });
   await app.register(mcpPlugin, { config });

@@ -25,6 +25,14 @@ declare module 'fastify' {
   }
 }
 
+/** What the rate limits report, for whoever counts it (app.ts passes the service metrics). */
+export interface RateLimitEvents {
+  /** A request was counted in this instance's memory because Redis failed. */
+  onStoreFallback(): void;
+  /** A request was refused by the rule named `limit`. */
+  onRejection(limit: string): void;
+}
+
 /**
  * Rate limits as named counters rather than per-route ones, so that several routes
  * (and the MCP tools mirroring them) share one window per client. Counting and storage
@@ -32,13 +40,13 @@ declare module 'fastify' {
  * delta-seconds, equal to Retry-After on a 429) and the surface's error envelope.
  * With Redis the counters are shared by all instances (docs/decisions.md, Rate limit).
  */
-export const rateLimits = fp(
-  async (app: FastifyInstance) => {
-    const { redis, metrics } = app;
+export const rateLimits = fp<RateLimitEvents>(
+  async (app: FastifyInstance, { onStoreFallback, onRejection }) => {
+    const { redis } = app;
     await app.register(fastifyRateLimit, {
       global: false,
       skipOnError: true,
-      ...(redis && { store: redisStoreWithLocalFallback(redis, app.log, () => metrics.rateLimitFallbacks.inc()) }),
+      ...(redis && { store: redisStoreWithLocalFallback(redis, app.log, onStoreFallback) }),
     });
 
     app.decorate('defineRateLimit', (rule: RateLimitRule): RateLimitCheck => {
@@ -56,7 +64,7 @@ export const rateLimits = fp(
         reply.header('ratelimit-remaining', result.remaining);
         reply.header('ratelimit-reset', reset);
         if (result.isExceeded) {
-          metrics.rateLimitRejections.inc({ limit: rule.name });
+          onRejection(rule.name);
           throw new HttpProblem(429, rule.code, rule.message, {
             hint: `Wait ${reset} seconds before retrying.`,
             retryAfter: reset,
@@ -65,5 +73,5 @@ export const rateLimits = fp(
       };
     });
   },
-  { name: 'rate-limits', dependencies: ['metrics', 'redis'] },
+  { name: 'rate-limits', dependencies: ['redis'] },
 );
