@@ -1,10 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifySchema, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
+import { useErrorSurface } from '../http/error-surface.js';
 import type { Store } from '../store/database.js';
 import type { SandboxPrincipal } from './auth.js';
 import { requireEnabled } from './availability.js';
 import type { Clock } from './clock.js';
+import { sandboxErrors } from './errors.js';
 import { startPurging } from './purge.js';
 import { cartRoutes } from './routes/carts.js';
 import { compatibilityRoutes } from './routes/compatibility.js';
@@ -12,8 +14,6 @@ import { discoveryRoutes } from './routes/discovery.js';
 import { keyRoutes } from './routes/keys.js';
 import type { SandboxRouteKit } from './routes/shared.js';
 import { buildSandboxServices, type SandboxServices } from './services.js';
-import { sandboxErrors } from './errors.js';
-import { useErrorSurface } from '../http/error-surface.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -47,24 +47,24 @@ export const sandboxPlugin = fp<{ config: Config; store: Store; clock: Clock }>(
 
     await app.register(
       async (sandbox) => {
-      useErrorSurface(sandbox, sandboxErrors);
-      sandbox.addHook('onRequest', async (request, reply) => {
-        requireEnabled(config.sandbox);
-        // Echoed only where it is honoured, i.e. where the route declares the header.
-        const idempotencyKey = request.headers['idempotency-key'];
-        if (typeof idempotencyKey === 'string' && idempotencyKey !== '' && honoursIdempotencyKey(request)) {
-          reply.header('idempotency-key', idempotencyKey);
-        }
-      });
-      // Clients often send `Content-Type: application/json` on a bodiless POST or DELETE;
-      // here that means "no body" rather than a 400.
-      const parseJson = sandbox.getDefaultJsonParser('error', 'error');
-      sandbox.removeContentTypeParser('application/json');
-      sandbox.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-        if (body === '') done(null, undefined);
-        else parseJson(request, body as string, done);
-      });
-      for (const routes of ROUTE_GROUPS) routes(sandbox, kit);
+        useErrorSurface(sandbox, sandboxErrors);
+        sandbox.addHook('onRequest', async () => requireEnabled(config.sandbox));
+        // Echoed only where it is honoured, i.e. where the route declares the header: decided
+        // once per route here, not looked up on every request. It goes first, so a 401 echoes it too.
+        sandbox.addHook('onRoute', (route) => {
+          if (!declaresIdempotencyKey(route.schema)) return;
+          const own = route.onRequest === undefined ? [] : [route.onRequest].flat();
+          route.onRequest = [echoIdempotencyKey, ...own];
+        });
+        // Clients often send `Content-Type: application/json` on a bodiless POST or DELETE;
+        // here that means "no body" rather than a 400.
+        const parseJson = sandbox.getDefaultJsonParser('error', 'error');
+        sandbox.removeContentTypeParser('application/json');
+        sandbox.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+          if (body === '') done(null, undefined);
+          else parseJson(request, body as string, done);
+        });
+        for (const routes of ROUTE_GROUPS) routes(sandbox, kit);
       },
       { prefix: '/sandbox' },
     );
@@ -72,7 +72,12 @@ export const sandboxPlugin = fp<{ config: Config; store: Store; clock: Clock }>(
   { name: 'sandbox', dependencies: ['rate-limits', 'catalog', 'error-surfaces'] },
 );
 
-function honoursIdempotencyKey(request: FastifyRequest): boolean {
-  const headers = request.routeOptions.schema?.headers as { properties?: Record<string, unknown> } | undefined;
+function declaresIdempotencyKey(schema: FastifySchema | undefined): boolean {
+  const headers = schema?.headers as { properties?: Record<string, unknown> } | undefined;
   return headers?.properties?.['idempotency-key'] !== undefined;
 }
+
+const echoIdempotencyKey: onRequestHookHandler = async (request, reply) => {
+  const idempotencyKey = request.headers['idempotency-key'];
+  if (typeof idempotencyKey === 'string' && idempotencyKey !== '') reply.header('idempotency-key', idempotencyKey);
+};
