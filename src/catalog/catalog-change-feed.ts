@@ -8,26 +8,56 @@ const channelName = (keyPrefix: string) => `${keyPrefix}catalog-changed`;
 
 /**
  * Tells every running instance that the stored catalog changed (the message is the new
- * version), so they reload at once instead of at their next poll. Without Redis this
- * does nothing: polling alone carries the change.
+ * version), so they catch up at once instead of at their next poll. Without Redis this
+ * does nothing: polling alone carries the change. For short-lived processes (the import
+ * command): it opens a connection of its own.
  */
 export async function announceCatalogChange(config: Pick<Config, 'redisUrl' | 'redisKeyPrefix'>, version: number): Promise<void> {
   if (config.redisUrl) await publishOnce(config.redisUrl, channelName(config.redisKeyPrefix), String(version));
 }
 
 /**
- * Refreshes the read model on every announcement, and after every (re)connection too,
- * since announcements made while this instance was disconnected are lost. `refresh()`
- * compares stored versions, so a duplicate or stale message costs one cheap query.
+ * How a running instance takes part in catalog changes: it follows the others'
+ * announcements, and it makes its own writes visible (here at once, elsewhere through
+ * Redis or the poll).
  */
-export function followCatalogChanges(redis: SharedRedis, readModel: CatalogReadModel, log: FastifyBaseLogger): void {
-  const channel = channelName(redis.keyPrefix);
-  const warn = throttledWarning(log, 'catalog refresh after a change notification failed');
-  const refresh = () => readModel.refresh().catch(warn);
-  onEveryReady(redis.subscriber, () => {
-    redis.subscriber.subscribe(channel).then(refresh, warn);
-  });
-  redis.subscriber.on('message', (from: string) => {
-    if (from === channel) void refresh();
-  });
+export class CatalogChangeFeed {
+  readonly #announceFailed: (error: unknown) => void;
+
+  constructor(
+    private readonly redis: SharedRedis | null,
+    private readonly readModel: CatalogReadModel,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.#announceFailed = throttledWarning(log, 'catalog change announcement failed; other instances see it at their next poll');
+  }
+
+  /**
+   * Call after committing the change numbered `version`: it resolves once this
+   * instance's read model serves it (read-your-writes: the next read here shows it),
+   * and announces it to the others. An announcement that fails never fails the write.
+   */
+  async committed(version: number): Promise<void> {
+    await this.readModel.catchUpTo(version);
+    if (this.redis) await this.redis.commands.publish(channelName(this.redis.keyPrefix), String(version)).catch(this.#announceFailed);
+  }
+
+  /**
+   * Catches up on every announcement, and after every (re)connection too, since
+   * announcements made while this instance was disconnected are lost. Catching up
+   * compares stored versions, so a duplicate or stale message costs one cheap query.
+   */
+  follow(): void {
+    if (!this.redis) return;
+    const subscriber = this.redis.subscriber;
+    const channel = channelName(this.redis.keyPrefix);
+    const warn = throttledWarning(this.log, 'catalog catch-up after a change notification failed');
+    const catchUp = () => this.readModel.refresh().catch(warn);
+    onEveryReady(subscriber, () => {
+      subscriber.subscribe(channel).then(catchUp, warn);
+    });
+    subscriber.on('message', (from: string) => {
+      if (from === channel) void catchUp();
+    });
+  }
 }

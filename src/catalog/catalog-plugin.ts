@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
-import { followCatalogChanges } from './catalog-change-feed.js';
+import { CatalogChangeFeed } from './catalog-change-feed.js';
 import { CatalogService } from './catalog-service.js';
 import { CursorCodec } from './cursor.js';
 import { publicApiErrors } from './errors.js';
@@ -19,6 +19,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     catalog: CatalogService;
     catalogReadModel: CatalogReadModel;
+    /** Writers call `committed(version)` after each catalog change they commit. */
+    catalogChanges: CatalogChangeFeed;
     /** The catalog routes' shared window, also counted by the MCP catalog tools. */
     catalogRateLimit: RateLimitCheck;
   }
@@ -38,7 +40,9 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
     await readModel.load();
     readModel.startWatching(config.catalogPollMs);
     app.addHook('onClose', async () => readModel.stopWatching());
-    if (app.redis) followCatalogChanges(app.redis, readModel, app.log);
+    const changes = new CatalogChangeFeed(app.redis, readModel, app.log);
+    changes.follow();
+    app.decorate('catalogChanges', changes);
 
     const cursors = new CursorCodec(await deploymentSecret(store.db, CURSOR_SECRET));
     const catalog = new CatalogService(readModel, config.storefrontUrl, cursors);

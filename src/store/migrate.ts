@@ -3,12 +3,14 @@ import type { Db } from './database.js';
 import * as catalog from './migrations/0001-catalog.js';
 import * as sandbox from './migrations/0002-sandbox.js';
 import * as deploymentSecrets from './migrations/0003-deployment-secrets.js';
+import * as liveCatalog from './migrations/0004-live-catalog.js';
 
 /** Migrations live in code so the same list runs from `src` (tsx) and from `dist`. */
 const migrations: Record<string, Migration> = {
   '0001-catalog': catalog,
   '0002-sandbox': sandbox,
   '0003-deployment-secrets': deploymentSecrets,
+  '0004-live-catalog': liveCatalog,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

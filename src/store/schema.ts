@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 
 /**
  * The tables as Kysely sees them. Timestamps are ISO-8601 UTC strings and flags are
@@ -13,6 +14,8 @@ export interface Database {
   variant_option_values: VariantOptionValueTable;
   prices: PriceTable;
   catalog_state: CatalogStateTable;
+  catalog_changes: CatalogChangeTable;
+  admin_audit: AdminAuditTable;
   sandbox_keys: SandboxKeyTable;
   sandbox_carts: SandboxCartTable;
   sandbox_idempotency: SandboxIdempotencyTable;
@@ -46,6 +49,8 @@ export interface ProductTable {
   thumbnail: string | null;
   created_at: string;
   updated_at: string;
+  /** Grows with every change to the product's own fields or texts; the admin API's ETag. */
+  version: Generated<number>;
 }
 
 export interface ProductTranslationTable {
@@ -70,6 +75,8 @@ export interface VariantTable {
   manage_inventory: number;
   inventory_quantity: number;
   allow_backorder: number;
+  /** Grows with every change to the variant's stock or prices; the admin API's ETag. */
+  version: Generated<number>;
 }
 
 export interface VariantOptionValueTable {
@@ -91,6 +98,37 @@ export interface CatalogStateTable {
   id: number;
   version: number;
   changed_at: string;
+}
+
+/**
+ * One row per committed catalog change: its sequence is the catalog version the change
+ * made, and it lists the products it touched, so instances apply only those.
+ */
+export interface CatalogChangeTable {
+  seq: number;
+  /** JSON array of product ids. */
+  product_ids: string;
+  /** 1 when regions changed: markets are re-read and every rendering dropped. */
+  regions_changed: number;
+  changed_at: string;
+}
+
+/** Who changed what through the admin API, and the versions before and after. */
+export interface AdminAuditTable {
+  /** The catalog change the entry belongs to. */
+  seq: number;
+  /** Order of the entry within its change. */
+  position: number;
+  /** The admin token's name. */
+  actor: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  version_before: number | null;
+  version_after: number | null;
+  /** JSON: the fields the request set. */
+  changes: string;
+  at: string;
 }
 
 export interface SandboxKeyTable {

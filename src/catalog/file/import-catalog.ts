@@ -2,7 +2,7 @@ import { newId } from '../../lib/new-id.js';
 import type { Insertable, Transaction } from 'kysely';
 import type { Db } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
-import { bumpCatalogVersion } from '../catalog-version.js';
+import { recordCatalogChange } from '../change-log.js';
 import type { CatalogFile, CatalogFileProduct } from './catalog-file-schema.js';
 
 export interface ImportOptions {
@@ -35,7 +35,8 @@ const CHUNK = 400;
  * removed; they are reported, and set to draft only with `unpublishMissing`.
  */
 export async function importCatalog(db: Db, catalog: CatalogFile, options: ImportOptions = {}): Promise<ImportReport> {
-  const now = (options.now ?? new Date()).toISOString();
+  const at = options.now ?? new Date();
+  const now = at.toISOString();
   return db.transaction().execute(async (trx) => {
     const regions = await upsertRegions(trx, catalog);
     const existing = await trx.selectFrom('products').select(['id', 'handle', 'created_at']).execute();
@@ -64,12 +65,13 @@ export async function importCatalog(db: Db, catalog: CatalogFile, options: Impor
             thumbnail: eb.ref('excluded.thumbnail'),
             created_at: eb.ref('excluded.created_at'),
             updated_at: eb.ref('excluded.updated_at'),
+            version: eb('products.version', '+', 1),
           })),
         )
         .execute();
     }
     const productIds = productRows.map((row) => row.id);
-    const variants = await replaceProductContents(trx, catalog.products, productIds);
+    const { report: variants, otherProductsTouched } = await replaceProductContents(trx, catalog.products, productIds);
 
     const inFile = new Set(catalog.products.map((product) => product.handle));
     const missing = existing.filter((row) => !inFile.has(row.handle)).map((row) => row.handle).sort();
@@ -77,17 +79,23 @@ export async function importCatalog(db: Db, catalog: CatalogFile, options: Impor
     if (options.unpublishMissing && missing.length > 0) {
       const rows = await trx
         .selectFrom('products')
-        .select('handle')
+        .select(['id', 'handle'])
         .where('handle', 'in', missing)
         .where('status', '=', 'published')
         .execute();
       unpublished = rows.map((row) => row.handle).sort();
+      for (const row of rows) otherProductsTouched.add(row.id);
       for (const handles of chunks(unpublished)) {
-        await trx.updateTable('products').set({ status: 'draft', updated_at: now }).where('handle', 'in', handles).execute();
+        await trx
+          .updateTable('products')
+          .set((eb) => ({ status: 'draft', updated_at: now, version: eb('version', '+', 1) }))
+          .where('handle', 'in', handles)
+          .execute();
       }
     }
 
-    const catalogVersion = await bumpCatalogVersion(trx, now);
+    // Every import rewrites the regions it lists.
+    const catalogVersion = await recordCatalogChange(trx, { productIds: [...productIds, ...otherProductsTouched], regions: true }, at);
     const created = productRows.filter((row) => !byHandle.has(row.handle)).length;
     return {
       regions,
@@ -127,7 +135,7 @@ async function replaceProductContents(
   trx: Trx,
   products: CatalogFileProduct[],
   productIds: string[],
-): Promise<ImportReport['variants']> {
+): Promise<{ report: ImportReport['variants']; otherProductsTouched: Set<string> }> {
   const fileSkus = new Set(products.flatMap((product) => product.variants.map((variant) => variant.sku)));
   const knownVariants = new Map<string, string>();
   const removed: string[] = [];
@@ -141,10 +149,16 @@ async function replaceProductContents(
     await trx.deleteFrom('product_translations').where('product_id', 'in', ids).execute();
     await trx.deleteFrom('product_options').where('product_id', 'in', ids).execute();
   }
-  // SKUs are unique across the catalog: a SKU may move here from a product outside the file.
+  // SKUs are unique across the catalog: a SKU may move here from a product outside the
+  // file, which then changes too.
+  const inFile = new Set(productIds);
+  const otherProductsTouched = new Set<string>();
   for (const skus of chunks([...fileSkus])) {
-    const rows = await trx.selectFrom('variants').select(['id', 'sku']).where('sku', 'in', skus).execute();
-    for (const row of rows) knownVariants.set(row.sku, row.id);
+    const rows = await trx.selectFrom('variants').select(['id', 'sku', 'product_id']).where('sku', 'in', skus).execute();
+    for (const row of rows) {
+      knownVariants.set(row.sku, row.id);
+      if (!inFile.has(row.product_id)) otherProductsTouched.add(row.product_id);
+    }
   }
   for (const ids of chunks([...knownVariants.values()])) {
     await trx.deleteFrom('prices').where('variant_id', 'in', ids).execute();
@@ -164,6 +178,7 @@ async function replaceProductContents(
           manage_inventory: eb.ref('excluded.manage_inventory'),
           inventory_quantity: eb.ref('excluded.inventory_quantity'),
           allow_backorder: eb.ref('excluded.allow_backorder'),
+          version: eb('variants.version', '+', 1),
         })),
       )
       .execute();
@@ -172,7 +187,7 @@ async function replaceProductContents(
   for (const batch of chunks(rows.prices)) await trx.insertInto('prices').values(batch).execute();
 
   const created = rows.variants.length - knownVariants.size;
-  return { created, updated: knownVariants.size, removed: removed.sort() };
+  return { report: { created, updated: knownVariants.size, removed: removed.sort() }, otherProductsTouched };
 }
 
 function buildContentRows(products: CatalogFileProduct[], productIds: string[], knownVariants: Map<string, string>) {

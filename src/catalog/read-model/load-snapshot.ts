@@ -1,5 +1,5 @@
 import type { Db } from '../../store/database.js';
-import { readCatalogVersion } from '../catalog-version.js';
+import { readCatalogVersion } from '../change-log.js';
 import { DEFAULT_LOCALE } from '../locales.js';
 import { buildSearchIndex } from './search-index.js';
 import type { CatalogProduct, CatalogSnapshot, CatalogVariant, Region } from './snapshot.js';

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { throttledWarning } from '../../lib/throttled-warning.js';
 import type { Db } from '../../store/database.js';
-import { readCatalogVersion } from '../catalog-version.js';
+import { readCatalogVersion } from '../change-log.js';
 import { loadSnapshot } from './load-snapshot.js';
 import type { CatalogSnapshot } from './snapshot.js';
 
@@ -50,6 +50,11 @@ export class CatalogReadModel {
       }
     })();
     return this.#reloading;
+  }
+
+  /** Resolves once the read model serves catalog version `version` or a later one. */
+  async catchUpTo(version: number): Promise<void> {
+    while ((this.#snapshot?.version ?? 0) < version) await this.refresh();
   }
 
   startWatching(intervalMs: number): void {
