@@ -42,7 +42,7 @@ export default tseslint.config(
   layer('sandbox', [...featureFolders(['mcp', 'operations']), ...compositionModules], 'The sandbox never imports MCP or operations.'),
   layer(
     'mcp',
-    [...featureFolders(['store', 'operations']), '**/*-store.js', '**/read-model/load-snapshot.js', ...compositionModules],
+    [...featureFolders(['store', 'operations']), '**/*-store.js', '**/read-model/load-products.js', ...compositionModules],
     'MCP reaches storage only through the catalog and sandbox services.',
   ),
   layer('operations', [...featureFolders(['mcp']), ...compositionModules], 'Operations never imports MCP.'),

@@ -1,12 +1,13 @@
+import { LRUCache } from 'lru-cache';
 import { reuseJson } from '../http/json-serializer.js';
 import { catalogProblem } from './errors.js';
 import type { CursorCodec } from './cursor.js';
+import type { Locale } from './locales.js';
 import { marketContext, resolveMarket, type Market, type MarketContext, type MarketInput } from './market.js';
 import { DEFAULT_LIMIT } from './query-schemas.js';
-import { indexAfter, matchingProducts, positionOf } from './read-model/query.js';
+import { indexAfter, positionAt, rankProducts, type Ranking } from './read-model/query.js';
 import type { CatalogReadModel } from './read-model/read-model.js';
-import { snapshotMemo } from './read-model/snapshot-memo.js';
-import type { CatalogProduct, CatalogSnapshot } from './read-model/snapshot.js';
+import type { CatalogProduct, LiveCatalog, Region } from './read-model/live-catalog.js';
 import { words } from './read-model/text.js';
 import { renderProduct, type PublicProduct } from './render.js';
 
@@ -33,19 +34,51 @@ export interface ProductDetailResult {
 }
 
 /**
+ * Renderings kept: a page of a popular listing is rendered once and its JSON text reused
+ * by every response that shows it. Bounded, so a huge catalog in many markets never
+ * holds every rendering at once (about 3 KB each with their JSON text).
+ */
+const RENDERINGS_KEPT = 10_000;
+/** Search results kept, counted in matches: popular queries repeat. */
+const RANKED_MATCHES_KEPT = 1_000_000;
+
+interface Rendering {
+  product: CatalogProduct;
+  region: Region;
+  rendered: PublicProduct;
+}
+
+interface CachedRanking {
+  catalog: LiveCatalog;
+  generation: number;
+  ranking: Ranking;
+}
+
+/**
  * The catalog's read operations, shared by the REST routes and the MCP tools. Bounds
  * are enforced by the callers' schemas; this enforces the rules between values.
  */
 export class CatalogService {
+  readonly #renderings = new LRUCache<string, Rendering>({ max: RENDERINGS_KEPT });
+  readonly #rankings = new LRUCache<string, CachedRanking>({
+    maxSize: RANKED_MATCHES_KEPT,
+    sizeCalculation: (cached) => cached.ranking.matches.length + 1,
+  });
+
   constructor(
     private readonly readModel: CatalogReadModel,
     private readonly storefrontUrl: string,
     private readonly cursors: CursorCodec,
   ) {}
 
+  /** The catalog as served now. Everything read from it in one synchronous stretch is one state of the catalog. */
+  get live(): LiveCatalog {
+    return this.readModel.catalog;
+  }
+
   listProducts(input: ListProductsInput): ProductListResult {
-    const snapshot = this.readModel.snapshot;
-    const market = resolveMarket(snapshot, input);
+    const catalog = this.readModel.catalog;
+    const market = resolveMarket(catalog, input);
     if (input.cursor !== undefined && input.offset !== undefined) {
       throw catalogProblem(
         'INVALID_QUERY',
@@ -54,15 +87,20 @@ export class CatalogService {
       );
     }
     const limit = input.limit ?? DEFAULT_LIMIT;
-    const ranked = matchingProducts(snapshot, input.q, market.locale);
-    const scope = cursorScope(input.q, market);
-    const start = input.cursor === undefined ? (input.offset ?? 0) : indexAfter(ranked, this.cursors.decode(input.cursor, scope));
-    const page = ranked.slice(start, start + limit);
-    const last = page.at(-1);
-    const nextCursor = last && start + page.length < ranked.length ? this.cursors.encode(positionOf(last), scope) : null;
+    const queryWords = words(input.q ?? '');
+    const ranking = this.#ranking(catalog, queryWords, market.locale);
+    const scope = cursorScope(queryWords, market);
+    const total = ranking.matches.length;
+    const start = input.cursor === undefined ? (input.offset ?? 0) : indexAfter(ranking, this.cursors.decode(input.cursor, scope));
+    const end = Math.min(start + limit, total);
+    const products: PublicProduct[] = [];
+    for (let index = start; index < end; index++) {
+      products.push(this.#render(catalog.productById.get(ranking.matches[index]!.id)!, market));
+    }
+    const nextCursor = end > start && end < total ? this.cursors.encode(positionAt(ranking, end - 1), scope) : null;
     return {
-      products: page.map((entry) => this.render(snapshot, entry.product, market)),
-      count: ranked.length,
+      products,
+      count: total,
       limit,
       offset: start,
       has_more: nextCursor !== null,
@@ -72,9 +110,9 @@ export class CatalogService {
   }
 
   getProduct(handle: string, input: MarketInput): ProductDetailResult {
-    const snapshot = this.readModel.snapshot;
-    const market = resolveMarket(snapshot, input);
-    const product = snapshot.productByHandle.get(handle);
+    const catalog = this.readModel.catalog;
+    const market = resolveMarket(catalog, input);
+    const product = catalog.productByHandle.get(handle);
     if (!product) {
       throw catalogProblem(
         'PRODUCT_NOT_FOUND',
@@ -82,28 +120,37 @@ export class CatalogService {
         'Search with GET /public/v1/products?q=... to find a product and its handle.',
       );
     }
-    return { product: this.render(snapshot, product, market), context: marketContext(market) };
+    return { product: this.#render(product, market), context: marketContext(market) };
   }
 
-  get snapshot(): CatalogSnapshot {
-    return this.readModel.snapshot;
+  /** A query's ranking, reused until the catalog's ranking generation moves. */
+  #ranking(catalog: LiveCatalog, queryWords: string[], locale: Locale): Ranking {
+    if (queryWords.length === 0) return rankProducts(catalog, queryWords, locale);
+    const key = `${locale}:${queryWords.join(' ')}`;
+    const cached = this.#rankings.get(key);
+    if (cached?.catalog === catalog && cached.generation === catalog.rankingGeneration) return cached.ranking;
+    const ranking = rankProducts(catalog, queryWords, locale);
+    this.#rankings.set(key, { catalog, generation: catalog.rankingGeneration, ranking });
+    return ranking;
   }
 
   /**
-   * A product as served in a locale and region, rendered once per snapshot and shared
-   * (read-only) by every response that shows it; its JSON text is reused as well.
+   * A product as served in a locale and region, shared (read-only) by every response
+   * that shows it, its JSON text included. A cached rendering serves only the very
+   * product object and Region object it was made from: a change replaces those, so a
+   * stale rendering is never served.
    */
-  private render(snapshot: CatalogSnapshot, product: CatalogProduct, market: Market): PublicProduct {
-    return renderedMemo(snapshot, `${market.locale}|${market.region.id}|${product.id}`, () =>
-      reuseJson(renderProduct(product, market, this.storefrontUrl)),
-    );
+  #render(product: CatalogProduct, market: Market): PublicProduct {
+    const key = `${market.locale}|${market.region.id}|${product.id}`;
+    const cached = this.#renderings.get(key);
+    if (cached?.product === product && cached.region === market.region) return cached.rendered;
+    const rendered = reuseJson(renderProduct(product, market, this.storefrontUrl));
+    this.#renderings.set(key, { product, region: market.region, rendered });
+    return rendered;
   }
 }
 
-/** Bounded so a huge catalog in many markets cannot hold every rendering at once. */
-const renderedMemo = snapshotMemo<PublicProduct>(20_000);
-
 /** A cursor is valid only for the query and market it was issued for. */
-function cursorScope(q: string | undefined, market: Market): string {
-  return JSON.stringify([words(q ?? '').join(' '), market.locale, market.country, market.currency]);
+function cursorScope(queryWords: string[], market: Market): string {
+  return JSON.stringify([queryWords.join(' '), market.locale, market.country, market.currency]);
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { CatalogProduct, ProductText } from './read-model/snapshot.js';
+import type { CatalogProduct, ProductText } from './read-model/live-catalog.js';
 
 /**
  * The locales the catalog serves (docs/decisions.md, Locales). Adding a locale is adding
@@ -17,7 +17,7 @@ export const DEFAULT_LOCALE = 'en' satisfies Locale;
 
 /** A product's texts in the locale, or in the default locale where it has no translation. */
 export function textIn(product: CatalogProduct, locale: Locale): ProductText {
-  return product.texts.get(locale) ?? product.texts.get(DEFAULT_LOCALE)!;
+  return product.texts[locale] ?? product.texts[DEFAULT_LOCALE]!;
 }
 
 /** A served locale, as `MarketContext.locale` and `list_markets` echo it. */

@@ -1,7 +1,7 @@
 import type { HttpProblem } from '../http/problem.js';
 import { catalogProblem } from './errors.js';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from './locales.js';
-import type { CatalogSnapshot, Region } from './read-model/snapshot.js';
+import type { LiveCatalog, Region } from './read-model/live-catalog.js';
 
 export interface MarketInput {
   locale?: string | undefined;
@@ -29,7 +29,7 @@ export const DEFAULT_COUNTRY = 'IT';
  * docs/decisions.md, Markets: the country picks its region, the currency defaults to the region's,
  * and any other currency, unserved country or malformed value is an invalid market.
  */
-export function resolveMarket(snapshot: CatalogSnapshot, input: MarketInput): Market {
+export function resolveMarket(catalog: LiveCatalog, input: MarketInput): Market {
   const locale = (input.locale ?? DEFAULT_LOCALE).toLowerCase();
   if (!(LOCALES as readonly string[]).includes(locale)) {
     throw invalidMarket(`Unsupported locale "${input.locale}".`, `Use one of: ${LOCALES.join(', ')}.`);
@@ -38,9 +38,9 @@ export function resolveMarket(snapshot: CatalogSnapshot, input: MarketInput): Ma
   if (!/^[A-Z]{2}$/.test(country)) {
     throw invalidMarket(`"${input.country}" is not an ISO 3166-1 alpha-2 country code.`, 'Send two letters, e.g. IT.');
   }
-  const region = snapshot.regionByCountry.get(country);
+  const region = catalog.regionByCountry.get(country);
   if (!region) {
-    throw invalidMarket(`No region serves country ${country}.`, `Served countries: ${[...snapshot.regionByCountry.keys()].join(', ')}.`);
+    throw invalidMarket(`No region serves country ${country}.`, `Served countries: ${[...catalog.regionByCountry.keys()].join(', ')}.`);
   }
   const currency = (input.currency ?? region.currency).toUpperCase();
   if (!/^[A-Z]{3}$/.test(currency)) {

@@ -1,7 +1,7 @@
 import { textIn } from './locales.js';
 import type { Market } from './market.js';
 import { availabilityOf, minorPriceIn, minorPriceRange, toMajorUnits, type Availability } from './read-model/pricing.js';
-import type { CatalogProduct, CatalogVariant } from './read-model/snapshot.js';
+import type { CatalogProduct, CatalogVariant } from './read-model/live-catalog.js';
 
 export interface PublicPrice {
   amount: number;
@@ -39,7 +39,7 @@ export function renderProduct(product: CatalogProduct, market: Market, storefron
     description: text.description,
     thumbnail: product.thumbnail,
     url: `${storefrontUrl}/products/${product.handle}`,
-    variants: product.variants.map((variant) => renderVariant(variant, market)),
+    variants: product.variants.map((variant) => renderVariant(product, variant, market)),
     price_range: range && {
       minimum: toMajorUnits(range.minimum, market.currency),
       maximum: toMajorUnits(range.maximum, market.currency),
@@ -48,13 +48,13 @@ export function renderProduct(product: CatalogProduct, market: Market, storefron
   };
 }
 
-export function renderVariant(variant: CatalogVariant, market: Market): PublicVariant {
+function renderVariant(product: CatalogProduct, variant: CatalogVariant, market: Market): PublicVariant {
   const price = minorPriceIn(variant, market.region);
   return {
     id: variant.id,
     sku: variant.sku,
-    display_name: variant.options.length > 0 ? variant.options.map((option) => option.value).join(' / ') : null,
-    options: variant.options,
+    display_name: variant.optionValues.length > 0 ? variant.optionValues.join(' / ') : null,
+    options: product.optionNames.map((name, i) => ({ name, value: variant.optionValues[i]! })),
     price: price === null ? null : { amount: toMajorUnits(price, market.currency), currency: market.currency },
     availability: availabilityOf(variant),
   };

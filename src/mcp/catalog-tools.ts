@@ -81,7 +81,7 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       output: schemas.output(MarketList),
       annotations: READ_ONLY,
       run: () => ({
-        regions: catalog.snapshot.regions.map(({ id, name, currency, countries }) => ({ id, name, currency, countries })),
+        regions: catalog.live.regions.map(({ id, name, currency, countries }) => ({ id, name, currency, countries })),
         default_market: { locale: DEFAULT_LOCALE, country: DEFAULT_COUNTRY },
         locales: [...LOCALES],
       }),

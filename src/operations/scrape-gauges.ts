@@ -20,16 +20,16 @@ export function registerScrapeGauges(registry: Registry, db: Db, readModel: Cata
     help: 'Products the in-memory read model serves (published, not weighted).',
     registers: [registry],
     collect() {
-      if (readModel.loaded) this.set(readModel.snapshot.products.length);
+      if (readModel.loaded) this.set(readModel.catalog.products.length);
     },
   });
 
   new Gauge({
     name: 'vetrina_catalog_version',
-    help: 'Stored catalog version the read model was built from; instances agree once they caught up.',
+    help: 'The last catalog change the read model applied; instances agree once they caught up.',
     registers: [registry],
     collect() {
-      if (readModel.loaded) this.set(readModel.snapshot.version);
+      if (readModel.loaded) this.set(readModel.catalog.version);
     },
   });
 

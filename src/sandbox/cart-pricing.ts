@@ -1,6 +1,6 @@
 import { DEFAULT_COUNTRY } from '../catalog/market.js';
 import { availabilityOf, minorPriceIn } from '../catalog/read-model/pricing.js';
-import type { CatalogSnapshot, Region } from '../catalog/read-model/snapshot.js';
+import type { LiveCatalog, Region } from '../catalog/read-model/live-catalog.js';
 import type { CartContents, CartLine } from './cart-store.js';
 import type { ShippingRate } from './shipping.js';
 
@@ -9,23 +9,23 @@ import type { ShippingRate } from './shipping.js';
  * currency, else the region of the default country (IT) for its currency, else the
  * first region selling that currency. Undefined when no region sells it.
  */
-export function cartRegion(snapshot: CatalogSnapshot, currency: string, country?: string): Region | undefined {
+export function cartRegion(catalog: LiveCatalog, currency: string, country?: string): Region | undefined {
   for (const candidate of [country, DEFAULT_COUNTRY]) {
-    const region = candidate === undefined ? undefined : snapshot.regionByCountry.get(candidate);
+    const region = candidate === undefined ? undefined : catalog.regionByCountry.get(candidate);
     if (region?.currency === currency) return region;
   }
-  return snapshot.regions.find((region) => region.currency === currency);
+  return catalog.regions.find((region) => region.currency === currency);
 }
 
 export type Sellability = { unitPrice: number } | { reason: string };
 
 /**
  * Whether a variant can be in a cart of this market, and at what unit price (minor
- * units). The snapshot holds only published, non-weighted products, so draft and
+ * units). The live catalog holds only published, non-weighted products, so draft and
  * weighted variants are "not in the catalog" like unknown ones.
  */
-export function sellability(snapshot: CatalogSnapshot, variantId: string, region: Region | undefined): Sellability {
-  const variant = snapshot.variantById.get(variantId);
+export function sellability(catalog: LiveCatalog, variantId: string, region: Region | undefined): Sellability {
+  const variant = catalog.variantById.get(variantId);
   if (!variant) return { reason: `Variant ${variantId} is not in the published catalog.` };
   if (!availabilityOf(variant).purchasable) return { reason: `Variant ${variantId} is out of stock.` };
   const unitPrice = region ? minorPriceIn(variant, region) : null;
@@ -51,15 +51,15 @@ export interface PricedCart {
 
 /** Prices a cart's contents from the live catalog; nothing of this is ever stored. */
 export function priceCart(
-  snapshot: CatalogSnapshot,
+  catalog: LiveCatalog,
   currency: string,
   contents: CartContents,
   rates: ShippingRate[],
 ): PricedCart {
-  const region = cartRegion(snapshot, currency, contents.shipping_address?.country);
+  const region = cartRegion(catalog, currency, contents.shipping_address?.country);
   const lines: PricedLine[] = [];
   for (const line of contents.items) {
-    const sale = sellability(snapshot, line.variant_id, region);
+    const sale = sellability(catalog, line.variant_id, region);
     if ('unitPrice' in sale) lines.push({ ...line, unitPrice: sale.unitPrice });
   }
   const shipping = rates.find((rate) => rate.id === contents.shipping_option_id);

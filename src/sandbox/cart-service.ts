@@ -1,6 +1,6 @@
 import { newId } from '../lib/new-id.js';
 import { toMajorUnits } from '../catalog/read-model/pricing.js';
-import type { CatalogSnapshot } from '../catalog/read-model/snapshot.js';
+import type { LiveCatalog } from '../catalog/read-model/live-catalog.js';
 import type { Db } from '../store/database.js';
 import { requireScopeOr403, type SandboxPrincipal } from './auth.js';
 import { priceCart, sellability, type PricedCart } from './cart-pricing.js';
@@ -41,8 +41,8 @@ export interface SandboxShippingOptionsView {
 export interface CartServiceDeps {
   db: Db;
   clock: Clock;
-  /** The current catalog snapshot; read once per operation so one answer never mixes two catalogs. */
-  snapshot: () => CatalogSnapshot;
+  /** The catalog as served now; each pricing reads it in one synchronous pass, so a priced cart reflects one state of it. */
+  catalog: () => LiveCatalog;
   /** Minor units per currency (docs/decisions.md, Shipping). */
   shippingAmounts: Record<string, number>;
 }
@@ -51,7 +51,7 @@ const CART_ID = new RegExp(CART_ID_PATTERN);
 /** Concurrent changes to one cart retry; this many lost races in a row means something is wrong. */
 const MAX_WRITE_ATTEMPTS = 50;
 
-type CartChange = (contents: CartContents, priced: PricedCart, snapshot: CatalogSnapshot) => CartContents;
+type CartChange = (contents: CartContents, priced: PricedCart, catalog: LiveCatalog) => CartContents;
 
 /**
  * The sandbox cart operations, shared by the REST routes and the MCP tools. Callers
@@ -64,8 +64,8 @@ export class SandboxCartService {
   async createCart(principal: SandboxPrincipal, input: { currency?: string | undefined } = {}): Promise<SandboxCartView> {
     requireScopeOr403(principal, CART_SCOPE);
     const currency = input.currency ?? DEFAULT_CURRENCY;
-    const snapshot = this.deps.snapshot();
-    const supported = this.supportedCurrencies(snapshot);
+    const catalog = this.deps.catalog();
+    const supported = this.supportedCurrencies(catalog);
     if (!supported.includes(currency)) {
       throw invalidRequest(`The sandbox sells in ${supported.join(', ')}; ${currency} is not one of them.`);
     }
@@ -77,18 +77,18 @@ export class SandboxCartService {
       now,
       principal.expiresAt!,
     );
-    return this.view(cart, snapshot);
+    return this.view(cart, catalog);
   }
 
   async getCart(principal: SandboxPrincipal, cartId: string): Promise<SandboxCartView> {
     requireScopeOr403(principal, CART_SCOPE);
-    return this.view(await this.ownedCart(principal, cartId), this.deps.snapshot());
+    return this.view(await this.ownedCart(principal, cartId), this.deps.catalog());
   }
 
   /** Adding a variant already in the cart adds to its quantity (docs/decisions.md, Cart market). */
   addItem(principal: SandboxPrincipal, cartId: string, item: SandboxItemInput): Promise<SandboxCartView> {
-    return this.change(principal, cartId, (contents, priced, snapshot) => {
-      const sale = sellability(snapshot, item.variant_id, priced.region);
+    return this.change(principal, cartId, (contents, priced, catalog) => {
+      const sale = sellability(catalog, item.variant_id, priced.region);
       if ('reason' in sale) throw variantNotPurchasable(sale.reason);
       const current = contents.items.find((line) => line.variant_id === item.variant_id);
       const quantity = (current?.quantity ?? 0) + item.quantity;
@@ -136,8 +136,8 @@ export class SandboxCartService {
   async checkout(principal: SandboxPrincipal, cartId: string): Promise<SandboxCartView> {
     requireScopeOr403(principal, CHECKOUT_SCOPE);
     const cart = await this.ownedCart(principal, cartId);
-    const snapshot = this.deps.snapshot();
-    const priced = this.price(cart, snapshot);
+    const catalog = this.deps.catalog();
+    const priced = this.price(cart, catalog);
     const missing = [
       ...(priced.lines.length === 0 ? ['at least one item'] : []),
       ...(cart.contents.shipping_address ? [] : ['a shipping address']),
@@ -148,8 +148,8 @@ export class SandboxCartService {
   }
 
   /** Currencies a cart can be opened in: sold by a region and with a shipping amount. */
-  private supportedCurrencies(snapshot: CatalogSnapshot): string[] {
-    const currencies = new Set(snapshot.regions.map((region) => region.currency));
+  private supportedCurrencies(catalog: LiveCatalog): string[] {
+    const currencies = new Set(catalog.regions.map((region) => region.currency));
     return [...currencies].filter((currency) => this.ratesFor(currency).length > 0);
   }
 
@@ -163,12 +163,12 @@ export class SandboxCartService {
     return cart;
   }
 
-  private price(cart: StoredCart, snapshot: CatalogSnapshot): PricedCart {
-    return priceCart(snapshot, cart.currency, cart.contents, this.ratesFor(cart.currency));
+  private price(cart: StoredCart, catalog: LiveCatalog): PricedCart {
+    return priceCart(catalog, cart.currency, cart.contents, this.ratesFor(cart.currency));
   }
 
-  private view(cart: StoredCart, snapshot: CatalogSnapshot): SandboxCartView {
-    return render(cart, this.price(cart, snapshot));
+  private view(cart: StoredCart, catalog: LiveCatalog): SandboxCartView {
+    return render(cart, this.price(cart, catalog));
   }
 
   /**
@@ -180,11 +180,11 @@ export class SandboxCartService {
     requireScopeOr403(principal, CART_SCOPE);
     for (let attempt = 1; ; attempt++) {
       const cart = await this.ownedCart(principal, cartId);
-      const snapshot = this.deps.snapshot();
-      const priced = this.price(cart, snapshot);
+      const catalog = this.deps.catalog();
+      const priced = this.price(cart, catalog);
       const live = { ...cart.contents, items: priced.lines.map(({ variant_id, quantity }) => ({ variant_id, quantity })) };
-      const saved = await updateCart(this.deps.db, cart, apply(live, priced, snapshot), this.deps.clock());
-      if (saved) return this.view(saved, snapshot);
+      const saved = await updateCart(this.deps.db, cart, apply(live, priced, catalog), this.deps.clock());
+      if (saved) return this.view(saved, catalog);
       if (attempt === MAX_WRITE_ATTEMPTS) throw new Error(`Cart ${cartId} kept changing during ${MAX_WRITE_ATTEMPTS} attempts`);
     }
   }

@@ -27,7 +27,7 @@ export interface SandboxServices {
 export function buildSandboxServices(app: FastifyInstance, config: SandboxConfig, db: Db, clock: Clock): SandboxServices {
   return {
     config,
-    carts: new SandboxCartService({ db, clock, snapshot: () => app.catalog.snapshot, shippingAmounts: config.shippingAmounts }),
+    carts: new SandboxCartService({ db, clock, catalog: () => app.catalog.live, shippingAmounts: config.shippingAmounts }),
     issueKey: (scopes) => issueKey(db, clock(), scopes),
     authenticate: (authorization, clientIp, scope) => authenticate({ db, clock, publicKey: config.publicKey }, authorization, clientIp, scope),
     runIdempotently: (call) => runIdempotently({ db, clock }, call),

@@ -22,7 +22,7 @@ describe('several instances starting at once on one fresh PostgreSQL database', 
       assert.deepEqual(failures, []);
 
       for (const app of apps) assert.equal((await app.app.inject({ url: '/readyz' })).statusCode, 200);
-      const products = await Promise.all(apps.map((app: TestApp) => app.app.catalogReadModel.snapshot.products.length));
+      const products = await Promise.all(apps.map((app: TestApp) => app.app.catalogReadModel.catalog.products.length));
       assert.equal(new Set(products).size, 1, `instances serve different catalogs: ${products}`);
 
       // The seeds raced too: the store must hold the demo catalog once, every product with its texts.

@@ -49,10 +49,10 @@ describe('GET /metrics', () => {
   });
 
   it('reports the read model size and version', async () => {
-    const { snapshot } = shared.app.catalogReadModel;
+    const { catalog } = shared.app.catalogReadModel;
     const metrics = await scrape();
-    assert.equal(sample(metrics, 'vetrina_catalog_products'), snapshot.products.length);
-    assert.equal(sample(metrics, 'vetrina_catalog_version'), snapshot.version);
+    assert.equal(sample(metrics, 'vetrina_catalog_products'), catalog.products.length);
+    assert.equal(sample(metrics, 'vetrina_catalog_version'), catalog.version);
   });
 
   it('counts the live sandbox keys and carts in the store at scrape time', async () => {

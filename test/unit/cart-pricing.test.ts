@@ -1,49 +1,49 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { CatalogSnapshot } from '../../src/catalog/read-model/snapshot.js';
+import type { LiveCatalog } from '../../src/catalog/read-model/live-catalog.js';
 import { cartRegion, priceCart, sellability } from '../../src/sandbox/cart-pricing.js';
 import { shippingRatesFor } from '../../src/sandbox/shipping.js';
 import { product, REGIONS, variant } from '../support/catalog-builder.js';
-import { catalogSnapshot } from '../support/catalog-snapshot.js';
+import { liveCatalog } from '../support/live-catalog.js';
 import { SANDBOX_PRODUCTS, VALID_ADDRESS } from '../support/sandbox.js';
 
 describe('cart pricing (docs/decisions.md, Cart market)', () => {
-  let snapshot: CatalogSnapshot;
+  let catalog: LiveCatalog;
   let id: (sku: string) => string;
-  const region = (regionId: string) => snapshot.regions.find((candidate) => candidate.id === regionId)!;
+  const region = (regionId: string) => catalog.regions.find((candidate) => candidate.id === regionId)!;
 
   before(async () => {
     // reg_ch sells in EUR too, and comes first: the region of the default country must still win.
     const regions = [{ id: 'reg_ch', name: 'Switzerland', currency: 'EUR', countries: ['CH'] }, ...REGIONS];
     const usd = product('usd-only', { variants: [variant('USD-ONLY', { prices: [{ currency: 'USD', amount: 500 }] })] });
-    snapshot = await catalogSnapshot([...SANDBOX_PRODUCTS, usd], regions);
-    const bySku = new Map([...snapshot.variantById.values()].map((v) => [v.sku, v.id]));
+    catalog = await liveCatalog([...SANDBOX_PRODUCTS, usd], regions);
+    const bySku = new Map([...catalog.variantById.values()].map((v) => [v.sku, v.id]));
     id = (sku) => bySku.get(sku)!;
   });
 
   describe('cartRegion', () => {
     it("is the address country's region when it sells in the cart currency", () => {
-      assert.equal(cartRegion(snapshot, 'EUR', 'DE')?.id, 'reg_eu');
+      assert.equal(cartRegion(catalog, 'EUR', 'DE')?.id, 'reg_eu');
     });
     it("is the default country's region for the currency without an address, or when the address's region sells in another", () => {
-      assert.equal(cartRegion(snapshot, 'EUR')?.id, 'reg_it');
-      assert.equal(cartRegion(snapshot, 'EUR', 'GB')?.id, 'reg_it');
+      assert.equal(cartRegion(catalog, 'EUR')?.id, 'reg_it');
+      assert.equal(cartRegion(catalog, 'EUR', 'GB')?.id, 'reg_it');
     });
     it('is the first region selling the currency when the default country does not', () => {
-      assert.equal(cartRegion(snapshot, 'GBP')?.id, 'reg_gb');
+      assert.equal(cartRegion(catalog, 'GBP')?.id, 'reg_gb');
     });
     it('is undefined when no region sells the currency', () => {
-      assert.equal(cartRegion(snapshot, 'CHF'), undefined);
+      assert.equal(cartRegion(catalog, 'CHF'), undefined);
     });
   });
 
   describe('sellability', () => {
     it('gives the region price over the currency price', () => {
-      assert.deepEqual(sellability(snapshot, id('OIL'), region('reg_it')), { unitPrice: 1650 });
-      assert.deepEqual(sellability(snapshot, id('OIL'), region('reg_eu')), { unitPrice: 1750 });
+      assert.deepEqual(sellability(catalog, id('OIL'), region('reg_it')), { unitPrice: 1650 });
+      assert.deepEqual(sellability(catalog, id('OIL'), region('reg_eu')), { unitPrice: 1750 });
     });
     it('sells a backorderable variant with no stock', () => {
-      assert.ok('unitPrice' in sellability(snapshot, id('BACKORDER'), region('reg_it')));
+      assert.ok('unitPrice' in sellability(catalog, id('BACKORDER'), region('reg_it')));
     });
     const refusals: [string, () => string, string, RegExp][] = [
       ['an unknown variant', () => 'no-such-variant', 'reg_it', /not in the published catalog/],
@@ -52,11 +52,11 @@ describe('cart pricing (docs/decisions.md, Cart market)', () => {
     ];
     for (const [what, variantId, regionId, reason] of refusals) {
       it(`refuses ${what}`, () => {
-        const sale = sellability(snapshot, variantId(), region(regionId));
+        const sale = sellability(catalog, variantId(), region(regionId));
         assert.ok('reason' in sale && reason.test(sale.reason), JSON.stringify(sale));
       });
     }
-    it('refuses draft and weighted variants as not in the published catalog (the snapshot leaves them out)', () => {
+    it('refuses draft and weighted variants as not in the published catalog (the catalog leaves them out)', () => {
       assert.equal(id('DRAFT'), undefined);
       assert.equal(id('WEIGHTED'), undefined);
     });
@@ -75,7 +75,7 @@ describe('cart pricing (docs/decisions.md, Cart market)', () => {
         shipping_address: { ...VALID_ADDRESS, country: 'FR' },
         shipping_option_id: 'sandbox_standard',
       };
-      const priced = priceCart(snapshot, 'EUR', contents, rates);
+      const priced = priceCart(catalog, 'EUR', contents, rates);
       assert.equal(priced.region?.id, 'reg_eu');
       assert.deepEqual(priced.lines.map((line) => [line.variant_id, line.unitPrice]), [[id('OIL'), 1750], [id('TEN'), 10]]);
       assert.equal(priced.itemTotal, 2 * 1750 + 3 * 10);
@@ -84,7 +84,7 @@ describe('cart pricing (docs/decisions.md, Cart market)', () => {
     });
 
     it('adds no shipping for an option that is not offered', () => {
-      const priced = priceCart(snapshot, 'EUR', { items: [], shipping_option_id: 'express' }, rates);
+      const priced = priceCart(catalog, 'EUR', { items: [], shipping_option_id: 'express' }, rates);
       assert.equal(priced.shipping, undefined);
       assert.equal(priced.shippingTotal, 0);
       assert.equal(priced.itemTotal, 0);

@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { marketContext, resolveMarket, type MarketInput } from '../../src/catalog/market.js';
-import type { CatalogSnapshot } from '../../src/catalog/read-model/snapshot.js';
+import type { LiveCatalog } from '../../src/catalog/read-model/live-catalog.js';
 import { HttpProblem } from '../../src/http/problem.js';
 import { product } from '../support/catalog-builder.js';
-import { catalogSnapshot } from '../support/catalog-snapshot.js';
+import { liveCatalog } from '../support/live-catalog.js';
 
 describe('resolveMarket (docs/decisions.md, Markets)', () => {
-  let snapshot: CatalogSnapshot;
+  let catalog: LiveCatalog;
   before(async () => {
-    snapshot = await catalogSnapshot([product('pesto')]);
+    catalog = await liveCatalog([product('pesto')]);
   });
-  const context = (input: MarketInput) => marketContext(resolveMarket(snapshot, input));
+  const context = (input: MarketInput) => marketContext(resolveMarket(catalog, input));
 
   it('defaults to en / IT / EUR in reg_it', () => {
     assert.deepEqual(context({}), { locale: 'en', country: 'IT', currency: 'EUR', region_id: 'reg_it' });
@@ -35,7 +35,7 @@ describe('resolveMarket (docs/decisions.md, Markets)', () => {
   for (const [input, message] of invalid) {
     it(`refuses ${JSON.stringify(input)} as REGION_NOT_FOUND with a hint`, () => {
       assert.throws(
-        () => resolveMarket(snapshot, input),
+        () => resolveMarket(catalog, input),
         (error: unknown) =>
           error instanceof HttpProblem &&
           error.statusCode === 400 &&

@@ -1,4 +1,4 @@
-import type { CatalogProduct, CatalogVariant, Region } from './snapshot.js';
+import type { CatalogProduct, CatalogVariant, Region } from './live-catalog.js';
 
 export type AvailabilityStatus = 'in_stock' | 'backorder' | 'out_of_stock';
 
@@ -16,7 +16,13 @@ export function availabilityOf(variant: CatalogVariant): Availability {
 
 /** The variant's price in the region in minor units: region-specific, else by currency, else none. */
 export function minorPriceIn(variant: CatalogVariant, region: Region): number | null {
-  return variant.regionPrices.get(region.id) ?? variant.currencyPrices.get(region.currency) ?? null;
+  let byCurrency: number | null = null;
+  const { prices } = variant;
+  for (let i = 0; i < prices.length; i += 2) {
+    if (prices[i] === region.id) return prices[i + 1] as number;
+    if (prices[i] === region.currency) byCurrency = prices[i + 1] as number;
+  }
+  return byCurrency;
 }
 
 const fractionDigitsCache = new Map<string, number>();

@@ -1,65 +1,58 @@
 import type { CursorPosition } from '../cursor.js';
-import { titleField, titleIn } from './search-index.js';
 import type { Locale } from '../locales.js';
-import type { CatalogProduct, CatalogSnapshot } from './snapshot.js';
-import { snapshotMemo } from './snapshot-memo.js';
-import { words } from './text.js';
+import { compareServedOrder, type CatalogProduct, type LiveCatalog } from './live-catalog.js';
+import { titleField } from './search-index.js';
 
-export interface RankedProduct {
-  product: CatalogProduct;
-  /** 0 exact handle, 1 every query word is a whole word of the title, 2 partial (prefix) match; 0 for every product without a query. */
-  tier: number;
+/**
+ * The products a query matches, in served order (docs/decisions.md, Ordering). Only the
+ * matches' ids and creation times are read from it: a ranking may outlive a price
+ * change, so products are rendered from the live catalog by id.
+ */
+export interface Ranking {
+  readonly matches: readonly CatalogProduct[];
+  /** Each match's relevance tier; undefined without a query, where every tier is 0. */
+  readonly tiers: Uint8Array | undefined;
 }
 
 /**
- * The matching products in their served order (docs/decisions.md, Ordering). Relevance is a tier that
- * depends only on the product and the query, never on corpus statistics, so the order
- * and therefore keyset cursors stay stable while the catalog changes.
+ * Relevance is a tier that depends only on the product and the query, never on corpus
+ * statistics, so the order and therefore keyset cursors stay stable while the catalog
+ * changes: 0 exact handle, 1 every query word is a whole word of the title, 2 partial
+ * (prefix or fuzzy) match.
  */
-export function matchingProducts(snapshot: CatalogSnapshot, q: string | undefined, locale: Locale): RankedProduct[] {
-  const queryWords = q === undefined ? [] : words(q);
-  const key = queryWords.length === 0 ? '' : `${locale}:${queryWords.join(' ')}`;
-  return rankedMemo(snapshot, key, () => rank(snapshot, queryWords, locale));
-}
-
-/** Popular queries repeat: their ranked results are kept per snapshot. */
-const rankedMemo = snapshotMemo<RankedProduct[]>(1000);
-
-function rank(snapshot: CatalogSnapshot, queryWords: string[], locale: Locale): RankedProduct[] {
-  if (queryWords.length === 0) return snapshot.products.map((product) => ({ product, tier: 0 }));
-
-  const hits = snapshot.search.search(queryWords.join(' '), {
-    fields: ['handle', titleField(locale)],
+export function rankProducts(catalog: LiveCatalog, queryWords: readonly string[], locale: Locale): Ranking {
+  if (queryWords.length === 0) return { matches: catalog.products, tiers: undefined };
+  const title = titleField(locale);
+  const hits = catalog.search.search(queryWords.join(' '), {
+    fields: ['handle', title],
     prefix: true,
     fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
     combineWith: 'AND',
   });
   const exactHandle = queryWords.join('-');
-  const ranked: RankedProduct[] = [];
-  for (const hit of hits) {
-    const product = snapshot.products[snapshot.rank.get(hit.id as string)!]!;
-    ranked.push({ product, tier: tierOf(product, locale, exactHandle, queryWords) });
-  }
-  return ranked.sort((a, b) => a.tier - b.tier || snapshot.rank.get(a.product.id)! - snapshot.rank.get(b.product.id)!);
+  const ranked = hits.map((hit) => {
+    const product = catalog.productById.get(hit.id as string)!;
+    // `match` maps each matched term of the product to the fields it was found in: a
+    // query word found as itself in the title is a whole word of it.
+    const tier = product.handle === exactHandle ? 0 : queryWords.every((word) => hit.match[word]?.includes(title)) ? 1 : 2;
+    return { product, tier };
+  });
+  ranked.sort((a, b) => a.tier - b.tier || compareServedOrder(a.product, b.product));
+  return { matches: ranked.map((entry) => entry.product), tiers: Uint8Array.from(ranked, (entry) => entry.tier) };
 }
 
-function tierOf(product: CatalogProduct, locale: Locale, exactHandle: string, queryWords: string[]): number {
-  if (product.handle === exactHandle) return 0;
-  const titleWords = words(titleIn(product, locale));
-  return queryWords.every((word) => titleWords.includes(word)) ? 1 : 2;
+export function positionAt(ranking: Ranking, index: number): CursorPosition {
+  const product = ranking.matches[index]!;
+  return { tier: ranking.tiers?.[index] ?? 0, createdAt: product.createdAt, id: product.id };
 }
 
-export function positionOf(entry: RankedProduct): CursorPosition {
-  return { tier: entry.tier, createdAt: entry.product.createdAt, id: entry.product.id };
-}
-
-/** Index of the first entry that comes after the position in the served order. */
-export function indexAfter(ranked: RankedProduct[], position: CursorPosition): number {
+/** Index of the first match that comes after the position in the served order. */
+export function indexAfter(ranking: Ranking, position: CursorPosition): number {
   let low = 0;
-  let high = ranked.length;
+  let high = ranking.matches.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (compare(positionOf(ranked[middle]!), position) <= 0) low = middle + 1;
+    if (compare(positionAt(ranking, middle), position) <= 0) low = middle + 1;
     else high = middle;
   }
   return low;
@@ -67,7 +60,5 @@ export function indexAfter(ranked: RankedProduct[], position: CursorPosition): n
 
 /** The served order as a comparison: tier, then newest first, then id. */
 function compare(a: CursorPosition, b: CursorPosition): number {
-  if (a.tier !== b.tier) return a.tier - b.tier;
-  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
-  return a.id === b.id ? 0 : a.id < b.id ? -1 : 1;
+  return a.tier - b.tier || compareServedOrder(a, b);
 }

@@ -1,65 +1,113 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { throttledWarning } from '../../lib/throttled-warning.js';
 import type { Db } from '../../store/database.js';
-import { readCatalogVersion } from '../change-log.js';
-import { loadSnapshot } from './load-snapshot.js';
-import type { CatalogSnapshot } from './snapshot.js';
+import { changesAfter, readCatalogVersion } from '../change-log.js';
+import { LiveCatalog } from './live-catalog.js';
+import { loadAllProducts, loadProducts, loadRegions } from './load-products.js';
+import { StringPool } from './string-pool.js';
 
 /**
- * Holds the current catalog snapshot in memory: catalog reads never touch the store.
- * It reloads when the stored catalog version moves, whether the change came from this
- * process (`refresh()` after an import) or another one (the periodic version check).
+ * Products read and applied at a time, with a turn of the event loop between slices:
+ * a slice costs a few milliseconds at most, so requests keep being answered while a
+ * large change (an import) is applied.
+ */
+const PRODUCTS_PER_SLICE = 250;
+/** Changes read from the log at a time. */
+const CHANGES_PER_READ = 1000;
+/** Distinct shared strings (option names and values, currencies, region ids). */
+const STRING_POOL_CAPACITY = 200_000;
+
+/**
+ * Holds the catalog in memory: catalog reads never touch the store. It is built once at
+ * start; after that it follows the change log and re-reads only the products each
+ * change touched, whether the change came from this process or from another one.
  */
 export class CatalogReadModel {
-  #snapshot: CatalogSnapshot | undefined;
+  #catalog: LiveCatalog | undefined;
   #timer: NodeJS.Timeout | undefined;
-  #reloading: Promise<void> | undefined;
+  #catchingUp: Promise<void> | undefined;
+  readonly #strings = new StringPool(STRING_POOL_CAPACITY);
 
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  get snapshot(): CatalogSnapshot {
-    if (!this.#snapshot) throw new Error('The catalog read model is not loaded yet');
-    return this.#snapshot;
+  get catalog(): LiveCatalog {
+    if (!this.#catalog) throw new Error('The catalog read model is not loaded yet');
+    return this.#catalog;
   }
 
   get loaded(): boolean {
-    return this.#snapshot !== undefined;
+    return this.#catalog !== undefined;
   }
 
+  /** The full build, at start. */
   async load(): Promise<void> {
-    const started = performance.now();
-    const snapshot = await loadSnapshot(this.db);
-    this.#snapshot = snapshot;
-    this.log.info(
-      { catalogVersion: snapshot.version, products: snapshot.products.length, ms: Math.round(performance.now() - started) },
-      'catalog read model loaded',
-    );
+    this.#catalog = await this.#build('loaded');
   }
 
-  /** Reloads if the stored version differs from the loaded one; concurrent calls share one reload. */
+  /**
+   * Applies every change committed since the last one applied; concurrent calls share
+   * one run. An instance so far behind that the log no longer holds its next change
+   * builds a new catalog beside the served one and swaps it in.
+   */
   refresh(): Promise<void> {
-    this.#reloading ??= (async () => {
-      try {
-        const version = await readCatalogVersion(this.db);
-        if (version !== this.#snapshot?.version) await this.load();
-      } finally {
-        this.#reloading = undefined;
-      }
-    })();
-    return this.#reloading;
+    this.#catchingUp ??= this.#catchUp().finally(() => {
+      this.#catchingUp = undefined;
+    });
+    return this.#catchingUp;
   }
 
   /** Resolves once the read model serves catalog version `version` or a later one. */
   async catchUpTo(version: number): Promise<void> {
-    while ((this.#snapshot?.version ?? 0) < version) await this.refresh();
+    while (this.catalog.version < version) await this.refresh();
+  }
+
+  async #catchUp(): Promise<void> {
+    const catalog = this.catalog;
+    for (;;) {
+      const changes = await changesAfter(this.db, catalog.version, CHANGES_PER_READ);
+      if (changes === undefined) {
+        this.#catalog = await this.#build('rebuilt: the change log no longer holds the changes it missed');
+        return;
+      }
+      if (changes.length === 0) return;
+      if (changes.some((change) => change.regions)) catalog.setRegions(await loadRegions(this.db));
+      await this.#applyProducts(catalog, [...new Set(changes.flatMap((change) => change.productIds))]);
+      catalog.version = changes.at(-1)!.seq;
+      if (changes.length < CHANGES_PER_READ) return;
+    }
+  }
+
+  async #applyProducts(catalog: LiveCatalog, ids: string[]): Promise<void> {
+    for (let start = 0; start < ids.length; start += PRODUCTS_PER_SLICE) {
+      const slice = ids.slice(start, start + PRODUCTS_PER_SLICE);
+      catalog.apply(slice, await loadProducts(this.db, slice, this.#strings));
+      await yieldToEventLoop();
+    }
+  }
+
+  /** Reads the whole catalog in slices; the version is read first, so changes made meanwhile are applied next. */
+  async #build(outcome: string): Promise<LiveCatalog> {
+    const started = performance.now();
+    const catalog = new LiveCatalog(await readCatalogVersion(this.db));
+    catalog.setRegions(await loadRegions(this.db));
+    for await (const page of loadAllProducts(this.db, PRODUCTS_PER_SLICE, this.#strings)) {
+      catalog.apply(page.keys(), page);
+      await yieldToEventLoop();
+    }
+    this.log.info(
+      { catalogVersion: catalog.version, products: catalog.products.length, ms: Math.round(performance.now() - started) },
+      `catalog read model ${outcome}`,
+    );
+    return catalog;
   }
 
   startWatching(intervalMs: number): void {
     // While the store is down this fails on every tick; the catalog keeps being served.
-    const warn = throttledWarning(this.log, 'catalog version check failed; serving the loaded catalog');
+    const warn = throttledWarning(this.log, 'catalog change check failed; serving the catalog as last applied');
     this.#timer = setInterval(() => {
       this.refresh().catch(warn);
     }, intervalMs);

@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import { LOCALES, textIn, type Locale } from '../locales.js';
-import type { CatalogProduct } from './snapshot.js';
+import type { CatalogProduct } from './live-catalog.js';
 import { words } from './text.js';
 
 type TitleField = `title_${Locale}`;
@@ -15,19 +15,27 @@ export function titleIn(product: CatalogProduct, locale: Locale): string {
   return textIn(product, locale).title;
 }
 
-export function buildSearchIndex(products: CatalogProduct[]): MiniSearch<SearchDocument> {
-  const index = new MiniSearch<SearchDocument>({
+/**
+ * An empty index, filled and changed one product at a time. Removed documents are
+ * discarded at once and their index entries vacuumed later in small batches
+ * (MiniSearch's autoVacuum), so removals never stall the event loop.
+ */
+export function createSearchIndex(): MiniSearch<SearchDocument> {
+  return new MiniSearch<SearchDocument>({
     fields: ['handle', ...LOCALES.map(titleField)],
     // words() already folds case and accents, for documents and queries alike.
     tokenize: words,
     processTerm: (term) => term,
   });
-  index.addAll(
-    products.map((product) => ({
-      id: product.id,
-      handle: product.handle,
-      ...(Object.fromEntries(LOCALES.map((locale) => [titleField(locale), titleIn(product, locale)])) as Record<TitleField, string>),
-    })),
-  );
-  return index;
+}
+
+export function searchDocument(product: CatalogProduct): SearchDocument {
+  const document = { id: product.id, handle: product.handle } as SearchDocument;
+  for (const locale of LOCALES) document[titleField(locale)] = titleIn(product, locale);
+  return document;
+}
+
+/** Whether two states of a product are indexed alike (a price or stock change is not re-indexed). */
+export function sameSearchFields(a: CatalogProduct, b: CatalogProduct): boolean {
+  return a.handle === b.handle && LOCALES.every((locale) => titleIn(a, locale) === titleIn(b, locale));
 }

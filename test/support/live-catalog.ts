@@ -1,23 +1,26 @@
+import Fastify from 'fastify';
 import type { CatalogFileProduct, CatalogFileRegion } from '../../src/catalog/file/catalog-file-schema.js';
 import { importCatalog } from '../../src/catalog/file/import-catalog.js';
-import { loadSnapshot } from '../../src/catalog/read-model/load-snapshot.js';
-import type { CatalogSnapshot } from '../../src/catalog/read-model/snapshot.js';
+import type { LiveCatalog } from '../../src/catalog/read-model/live-catalog.js';
+import { CatalogReadModel } from '../../src/catalog/read-model/read-model.js';
 import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { catalog, REGIONS } from './catalog-builder.js';
 
 /**
- * The read model's snapshot of exactly these products, built as the app builds it (the
+ * The read model's catalog of exactly these products, built as the app builds it (the
  * catalog file imported into a store, then loaded), on an in-memory SQLite store of its
  * own whatever the profile: for unit tests of the pure modules, without starting the app.
  */
-export async function catalogSnapshot(products: CatalogFileProduct[], regions: CatalogFileRegion[] = REGIONS): Promise<CatalogSnapshot> {
+export async function liveCatalog(products: CatalogFileProduct[], regions: CatalogFileRegion[] = REGIONS): Promise<LiveCatalog> {
   const store = openStore({ ...loadConfig({}), sqlitePath: ':memory:' });
   try {
     await migrateToLatest(store.db);
     await importCatalog(store.db, catalog(products, regions));
-    return await loadSnapshot(store.db);
+    const readModel = new CatalogReadModel(store.db, Fastify({ logger: false }).log);
+    await readModel.load();
+    return readModel.catalog;
   } finally {
     await store.close();
   }

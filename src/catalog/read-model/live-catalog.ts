@@ -1,0 +1,213 @@
+import type MiniSearch from 'minisearch';
+import type { Locale } from '../locales.js';
+import { createSearchIndex, sameSearchFields, searchDocument, type SearchDocument } from './search-index.js';
+
+export interface Region {
+  readonly id: string;
+  readonly name: string;
+  readonly currency: string;
+  readonly countries: readonly string[];
+}
+
+export interface ProductText {
+  readonly title: string;
+  readonly description: string | null;
+}
+
+/**
+ * A variant as the catalog serves it, kept small: at 100,000 products there are about
+ * 600,000 of them. Repeated strings (option values, currencies, region ids) are shared.
+ */
+export interface CatalogVariant {
+  readonly id: string;
+  readonly sku: string;
+  readonly productId: string;
+  /** One value per option of the product, in the product's option order. */
+  readonly optionValues: readonly string[];
+  readonly manageInventory: boolean;
+  readonly inventoryQuantity: number;
+  readonly allowBackorder: boolean;
+  /**
+   * Flat pairs of key and minor-unit amount. The key is a currency code (upper case: the
+   * price for every region of that currency) or a region id (lower case: that region's
+   * price, which wins over the currency's).
+   */
+  readonly prices: readonly (string | number)[];
+}
+
+export interface CatalogProduct {
+  readonly id: string;
+  readonly handle: string;
+  readonly thumbnail: string | null;
+  readonly createdAt: string;
+  /** The default locale's text is always present. */
+  readonly texts: Readonly<Partial<Record<Locale, ProductText>>>;
+  readonly optionNames: readonly string[];
+  readonly variants: readonly CatalogVariant[];
+}
+
+/**
+ * The published catalog in memory, changed product by product. Only published,
+ * non-weighted products are in it, so nothing else can be served by any route or tool.
+ * Product objects are never mutated: a change replaces the product whole, so a reader
+ * never sees half a product; every change is applied synchronously, so a request never
+ * sees half of one batch of changes.
+ */
+export class LiveCatalog {
+  #regions: readonly Region[] = [];
+  #regionByCountry = new Map<string, Region>();
+  /** Newest first: `createdAt` descending, then id ascending (docs/decisions.md, Ordering). */
+  #products: CatalogProduct[] = [];
+  readonly #productById = new Map<string, CatalogProduct>();
+  readonly #productByHandle = new Map<string, CatalogProduct>();
+  readonly #variantById = new Map<string, CatalogVariant>();
+  readonly #search: MiniSearch<SearchDocument> = createSearchIndex();
+  #rankingGeneration = 0;
+
+  /** @param version The catalog version (change sequence) the contents reflect. */
+  constructor(public version: number) {}
+
+  get regions(): readonly Region[] {
+    return this.#regions;
+  }
+
+  get regionByCountry(): ReadonlyMap<string, Region> {
+    return this.#regionByCountry;
+  }
+
+  get products(): readonly CatalogProduct[] {
+    return this.#products;
+  }
+
+  get productById(): ReadonlyMap<string, CatalogProduct> {
+    return this.#productById;
+  }
+
+  get productByHandle(): ReadonlyMap<string, CatalogProduct> {
+    return this.#productByHandle;
+  }
+
+  get variantById(): ReadonlyMap<string, CatalogVariant> {
+    return this.#variantById;
+  }
+
+  get search(): MiniSearch<SearchDocument> {
+    return this.#search;
+  }
+
+  /**
+   * Grows whenever the served products, their order or their searchable texts change,
+   * so search results computed before are stale. Prices and stock leave it alone.
+   */
+  get rankingGeneration(): number {
+    return this.#rankingGeneration;
+  }
+
+  /** Regions are replaced whole: renderings keyed to the old Region objects go stale with them. */
+  setRegions(regions: readonly Region[]): void {
+    this.#regions = regions;
+    this.#regionByCountry = new Map(regions.flatMap((region) => region.countries.map((country) => [country, region] as const)));
+  }
+
+  /**
+   * Makes the catalog hold `loaded` for each of `ids`: a product missing from `loaded` is
+   * no longer served (deleted, unpublished, weighted). Synchronous, so readers see the
+   * whole slice or none of it.
+   */
+  apply(ids: Iterable<string>, loaded: ReadonlyMap<string, CatalogProduct>): void {
+    const leaving = new Set<CatalogProduct>();
+    const arriving: CatalogProduct[] = [];
+    let reranked = false;
+    for (const id of ids) {
+      const before = this.#productById.get(id);
+      const after = loaded.get(id);
+      if (before) this.#forget(before);
+      if (after) this.#remember(after);
+      if (before && after && before.createdAt === after.createdAt) {
+        this.#products[this.#indexOf(before)] = after;
+        if (!sameSearchFields(before, after)) {
+          this.#search.replace(searchDocument(after));
+          reranked = true;
+        }
+        continue;
+      }
+      if (before) {
+        leaving.add(before);
+        this.#search.discard(id);
+      }
+      if (after) {
+        arriving.push(after);
+        this.#search.add(searchDocument(after));
+      }
+      reranked ||= before !== undefined || after !== undefined;
+    }
+    if (leaving.size > 0 || arriving.length > 0) this.#reorder(leaving, arriving);
+    if (reranked) this.#rankingGeneration++;
+  }
+
+  #forget(product: CatalogProduct): void {
+    this.#productById.delete(product.id);
+    // A handle or variant may already belong to a product applied earlier in this change.
+    if (this.#productByHandle.get(product.handle) === product) this.#productByHandle.delete(product.handle);
+    for (const variant of product.variants) {
+      if (this.#variantById.get(variant.id) === variant) this.#variantById.delete(variant.id);
+    }
+  }
+
+  #remember(product: CatalogProduct): void {
+    this.#productById.set(product.id, product);
+    this.#productByHandle.set(product.handle, product);
+    for (const variant of product.variants) this.#variantById.set(variant.id, variant);
+  }
+
+  /** Index of a product that is in the list, by binary search on the served order. */
+  #indexOf(product: CatalogProduct): number {
+    const index = lowerBound(this.#products, product);
+    if (this.#products[index]?.id !== product.id) throw new Error(`Product ${product.id} is missing from the served order`);
+    return index;
+  }
+
+  /**
+   * A few products move by splicing; many (an import's slice, a rebuild) by one merge
+   * pass, which costs one copy of the list instead of one per product.
+   */
+  #reorder(leaving: Set<CatalogProduct>, arriving: CatalogProduct[]): void {
+    arriving.sort(compareServedOrder);
+    if (leaving.size + arriving.length <= SPLICE_AT_MOST) {
+      for (const product of leaving) this.#products.splice(this.#indexOf(product), 1);
+      for (const product of arriving) this.#products.splice(lowerBound(this.#products, product), 0, product);
+      return;
+    }
+    const staying = leaving.size === 0 ? this.#products : this.#products.filter((product) => !leaving.has(product));
+    const merged: CatalogProduct[] = new Array(staying.length + arriving.length);
+    let s = 0;
+    let a = 0;
+    for (let m = 0; m < merged.length; m++) {
+      merged[m] = a === arriving.length || (s < staying.length && compareServedOrder(staying[s]!, arriving[a]!) < 0) ? staying[s++]! : arriving[a++]!;
+    }
+    this.#products = merged;
+  }
+}
+
+/** Moves up to this many products one splice each; beyond, a merge pass is cheaper. */
+const SPLICE_AT_MOST = 32;
+
+type Positioned = Pick<CatalogProduct, 'id' | 'createdAt'>;
+
+/** The served order (docs/decisions.md, Ordering): newest first, then by id. */
+export function compareServedOrder(a: Positioned, b: Positioned): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+  return a.id === b.id ? 0 : a.id < b.id ? -1 : 1;
+}
+
+/** The index of the first product that does not come before `target` in the served order. */
+function lowerBound(products: readonly CatalogProduct[], target: Positioned): number {
+  let low = 0;
+  let high = products.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareServedOrder(products[middle]!, target) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
