@@ -3,9 +3,13 @@ import type { Kysely } from 'kysely';
 /**
  * The live catalog: a version on every product and variant (optimistic concurrency for
  * the admin API), the change log instances follow to update their read models product
- * by product, and the admin audit trail.
+ * by product, and the admin audit trail. Plus the indexes that reading and replacing
+ * a few products at a time needs: without them each such read scanned every variant,
+ * and each deleted option scanned every option value (its cascade), so re-importing
+ * 10,000 products took six minutes.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  for (const [name, table, column] of INDEXES) await db.schema.createIndex(name).on(table).column(column).execute();
   await db.schema.alterTable('products').addColumn('version', 'integer', (c) => c.notNull().defaultTo(1)).execute();
   await db.schema.alterTable('variants').addColumn('version', 'integer', (c) => c.notNull().defaultTo(1)).execute();
   await db.schema
@@ -31,7 +35,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 }
 
+const INDEXES = [
+  ['variants_product_idx', 'variants', 'product_id'],
+  ['product_options_product_idx', 'product_options', 'product_id'],
+  ['variant_option_values_option_idx', 'variant_option_values', 'option_id'],
+  ['prices_region_idx', 'prices', 'region_id'],
+  ['region_countries_region_idx', 'region_countries', 'region_id'],
+] as const;
+
 export async function down(db: Kysely<unknown>): Promise<void> {
+  for (const [name] of INDEXES) await db.schema.dropIndex(name).execute();
   await db.schema.dropTable('admin_audit').execute();
   await db.schema.dropTable('catalog_changes').execute();
   await db.schema.alterTable('variants').dropColumn('version').execute();
