@@ -6,6 +6,7 @@ import { validateCatalogFile } from '../file/validate-catalog-file.js';
 import { DEFAULT_LOCALE, type Locale } from '../locales.js';
 import { forUpdate } from './locks.js';
 import { storedRegions } from './regions.js';
+import { applyStock, bumpVariantVersions } from './variants.js';
 import { CatalogWriteError, checkVersion, type VersionCondition } from './write-errors.js';
 
 type Trx = Kysely<Database>;
@@ -126,30 +127,33 @@ export async function putProduct(
   }
 
   const variantIds = product.variants.map((variant) => kept.get(variant.sku) ?? newId('variant'));
-  // Kept variants are updated in place by SKU (none belongs to another product: checked above).
-  await trx
-    .insertInto('variants')
-    .values(
-      product.variants.map((variant, position) => ({
-        id: variantIds[position]!,
-        product_id: productId,
-        sku: variant.sku,
-        position,
-        manage_inventory: variant.manage_inventory ? 1 : 0,
-        inventory_quantity: variant.inventory_quantity,
-        allow_backorder: variant.allow_backorder ? 1 : 0,
-      })),
-    )
-    .onConflict((conflict) =>
-      conflict.column('sku').doUpdateSet((eb) => ({
-        position: eb.ref('excluded.position'),
-        manage_inventory: eb.ref('excluded.manage_inventory'),
-        inventory_quantity: eb.ref('excluded.inventory_quantity'),
-        allow_backorder: eb.ref('excluded.allow_backorder'),
-        version: eb('variants.version', '+', 1),
-      })),
-    )
-    .execute();
+  const rows = product.variants.map((variant, position) => ({
+    variantId: variantIds[position]!,
+    position,
+    manage_inventory: variant.manage_inventory,
+    inventory_quantity: variant.inventory_quantity,
+    allow_backorder: variant.allow_backorder,
+  }));
+  const keptRows = rows.filter((row) => keptIds.includes(row.variantId));
+  await applyStock(trx, keptRows);
+  await bumpVariantVersions(trx, keptIds);
+  const newRows = rows.filter((row) => !keptIds.includes(row.variantId));
+  if (newRows.length > 0) {
+    await trx
+      .insertInto('variants')
+      .values(
+        newRows.map((row) => ({
+          id: row.variantId,
+          product_id: productId,
+          sku: product.variants[row.position]!.sku,
+          position: row.position,
+          manage_inventory: row.manage_inventory ? 1 : 0,
+          inventory_quantity: row.inventory_quantity,
+          allow_backorder: row.allow_backorder ? 1 : 0,
+        })),
+      )
+      .execute();
+  }
   const optionValues: Insertable<Database['variant_option_values']>[] = product.variants.flatMap((variant, v) =>
     variant.options.map((value, i) => ({ variant_id: variantIds[v]!, option_id: optionIds[i]!, value })),
   );

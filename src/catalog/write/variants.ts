@@ -69,11 +69,11 @@ export async function priceRegionProblems(trx: Trx, prices: readonly PriceSettin
 /** Which price a setting targets: two settings for one target in one request are ambiguous. */
 export const priceTarget = (price: PriceSetting) => `${price.currency}/${price.region_id ?? ''}`;
 
-/** Writes stock fields, each variant its own values, in one statement per chunk (a CASE per column). */
-export async function applyStock(trx: Trx, changes: readonly ({ variantId: string } & StockFields)[]): Promise<void> {
+/** Writes stock fields (and, for a product's variants, their position), each variant its own values, in one statement per chunk (a CASE per column). */
+export async function applyStock(trx: Trx, changes: readonly ({ variantId: string; position?: number } & StockFields)[]): Promise<void> {
   for (const batch of chunks(changes)) {
     const set: Record<string, unknown> = {};
-    for (const field of STOCK_FIELDS) {
+    for (const field of [...STOCK_FIELDS, 'position'] as const) {
       const values = batch.flatMap((change) => (change[field] === undefined ? [] : [[change.variantId, Number(change[field])] as const]));
       if (values.length === 0) continue;
       const branches = sql.join(values.map(([id, value]) => sql`when ${id} then ${value}`), sql` `);
