@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
  * use (gitignore-style patterns on the import specifier; imports are relative). Import
  * cycles are checked by dpdm in `npm run lint`.
  */
-const FEATURES = ['catalog', 'sandbox', 'mcp', 'operations'];
+const FEATURES = ['catalog', 'sandbox', 'mcp', 'operations', 'admin'];
 const COMPOSITION = ['app', 'server', 'openapi-document'];
 const TOOLING = ['**/bench/**', '**/test/**', '**/tools/**'];
 
@@ -38,11 +38,12 @@ export default tseslint.config(
       `src/${shared} is a shared layer: it knows no feature. Pass what it needs in from the feature or from app.ts.`,
     ),
   ),
-  layer('catalog', [...featureFolders(['sandbox', 'mcp', 'operations']), ...compositionModules], 'The catalog never imports the sandbox, MCP or operations.'),
-  layer('sandbox', [...featureFolders(['mcp', 'operations']), ...compositionModules], 'The sandbox never imports MCP or operations.'),
+  layer('catalog', [...featureFolders(['sandbox', 'mcp', 'operations', 'admin']), ...compositionModules], 'The catalog never imports the sandbox, MCP, operations or the admin API.'),
+  layer('sandbox', [...featureFolders(['mcp', 'operations', 'admin']), ...compositionModules], 'The sandbox never imports MCP, operations or the admin API.'),
+  layer('admin', [...featureFolders(['sandbox', 'mcp', 'operations']), ...compositionModules], 'The admin API never imports the sandbox, MCP or operations.'),
   layer(
     'mcp',
-    [...featureFolders(['store', 'operations']), '**/*-store.js', '**/read-model/load-products.js', ...compositionModules],
+    [...featureFolders(['store', 'operations', 'admin']), '**/*-store.js', '**/read-model/load-products.js', '**/catalog/write/**', ...compositionModules],
     'MCP reaches storage only through the catalog and sandbox services.',
   ),
   layer('operations', [...featureFolders(['mcp']), ...compositionModules], 'Operations never imports MCP.'),

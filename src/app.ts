@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { adminPlugin } from './admin/admin-plugin.js';
 import { catalogPlugin } from './catalog/catalog-plugin.js';
 import { publicApiErrors } from './catalog/errors.js';
 import { catalogSchemas } from './catalog/schemas.js';
@@ -89,6 +90,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onRejection: (limit) => app.metrics.rateLimitRejections.inc({ limit }),
   });
   await app.register(catalogPlugin, { config, store });
+  await app.register(adminPlugin, { config, store });
   await app.register(sandboxPlugin, { config, store, clock: options.clock ?? (() => new Date()) });
   await app.register(mcpPlugin, { config });
   await app.register(operationsPlugin, { config, store });

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { TOKEN_SHAPE, TOKEN_SHAPE_RULE } from './sandbox/tokens.js';
+import { TOKEN_PREFIX, TOKEN_SHAPE, TOKEN_SHAPE_RULE } from './sandbox/tokens.js';
 
 /**
  * Every setting the service reads from its environment. This module is the only
@@ -42,6 +43,24 @@ export interface Config {
   /** Hostnames the MCP endpoints accept in Host and Origin headers (DNS-rebinding protection). */
   mcpAllowedHosts: string[];
   sandbox: SandboxConfig;
+  admin: AdminConfig;
+}
+
+/** One system allowed to write through the admin API; only a digest of its token is kept. */
+export interface AdminToken {
+  /** Names the caller in the audit trail and owns its rate-limit window. */
+  name: string;
+  /** SHA-256 of the token. */
+  sha256: Buffer;
+}
+
+export interface AdminConfig {
+  /** Empty: the admin API is off and every /admin URL answers 404. */
+  tokens: AdminToken[];
+  /** Admin requests per token per minute; 0 switches the limit off. */
+  rateLimit: number;
+  /** The largest catalog file POST /admin/v1/imports accepts. */
+  importMaxBytes: number;
 }
 
 export interface SandboxConfig {
@@ -75,6 +94,10 @@ export function limitInWords(max: number, unit: string): string {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const DEFAULT_SHIPPING = 'EUR:490,GBP:450,USD:595,CHF:690';
+const GIBIBYTE = 1024 ** 3;
+const ADMIN_TOKEN_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** An RFC 6750 bearer token (token68), long enough not to be guessed. */
+const ADMIN_TOKEN = /^[A-Za-z0-9._~+/-]{24,}=*$/;
 
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -111,6 +134,11 @@ export function loadConfig(env: Env = process.env): Config {
       cartRateLimit: read.integer('SANDBOX_CART_RATE_LIMIT', 300, 0, 1_000_000),
       shippingAmounts: read.amounts('SANDBOX_SHIPPING_AMOUNTS', DEFAULT_SHIPPING),
       purgeIntervalMs: read.integer('SANDBOX_PURGE_INTERVAL_MS', 600_000, 1000, 86_400_000),
+    },
+    admin: {
+      tokens: read.adminTokens('ADMIN_TOKENS'),
+      rateLimit: read.integer('ADMIN_RATE_LIMIT', 12_000, 0, 1_000_000),
+      importMaxBytes: read.integer('ADMIN_IMPORT_MAX_BYTES', GIBIBYTE, 1024, 64 * GIBIBYTE),
     },
   };
   // A key of another shape would be accepted here and then refused by every request.
@@ -253,6 +281,43 @@ class EnvReader {
       .split(',')
       .map((item) => item.trim().toLowerCase())
       .filter((item) => item.length > 0);
+  }
+
+  /**
+   * Parses `name:token,name:token`. A problem names the entry by its position and name,
+   * never by its token: configuration errors end up in logs.
+   */
+  adminTokens(name: string): AdminToken[] {
+    const value = this.raw(name);
+    if (value === undefined) return [];
+    const tokens: AdminToken[] = [];
+    const names = new Set<string>();
+    const digests = new Set<string>();
+    for (const [index, entry] of value.split(',').map((item) => item.trim()).entries()) {
+      const separator = entry.indexOf(':');
+      const tokenName = separator < 0 ? '' : entry.slice(0, separator);
+      const token = separator < 0 ? '' : entry.slice(separator + 1);
+      const which = `${name} entry ${index + 1}${ADMIN_TOKEN_NAME.test(tokenName) ? ` ("${tokenName}")` : ''}`;
+      if (!ADMIN_TOKEN_NAME.test(tokenName)) {
+        this.problems.push(`${which} must be name:token with a name of 1 to 64 lowercase letters, digits, "_" and "-", starting with a letter or digit`);
+        continue;
+      }
+      if (!ADMIN_TOKEN.test(token)) {
+        this.problems.push(`${which}: the token must be at least 24 characters of letters, digits and . _ ~ + / - (a bearer token)`);
+        continue;
+      }
+      if (token.startsWith(TOKEN_PREFIX)) {
+        this.problems.push(`${which}: the token starts like a sandbox key ("${TOKEN_PREFIX}"); admin tokens must not be mistaken for one`);
+        continue;
+      }
+      const sha256 = createHash('sha256').update(token).digest();
+      if (names.has(tokenName)) this.problems.push(`${which}: the name "${tokenName}" is used twice`);
+      else if (digests.has(sha256.toString('hex'))) this.problems.push(`${which}: the token is also another entry's; give every system its own`);
+      names.add(tokenName);
+      digests.add(sha256.toString('hex'));
+      tokens.push({ name: tokenName, sha256 });
+    }
+    return tokens;
   }
 
   /** Parses `EUR:490,GBP:450` into minor-unit amounts per currency. */

@@ -1,4 +1,5 @@
-import fastifySwagger from '@fastify/swagger';
+import fastifySwagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 
 export const CONTRACT_VERSION = '1.0.0';
@@ -7,6 +8,12 @@ declare module 'fastify' {
   interface FastifySchema {
     /** Documents the request body as optional; Fastify itself validates a missing body as the route decides. */
     'x-optional-body'?: boolean;
+    /** Documents the body of a route that reads it itself (a stream Fastify neither parses nor validates). */
+    'x-streamed-body'?: object;
+  }
+  interface FastifyContextConfig {
+    /** The separate document the route belongs to ({@link separateOpenApiDocument}); `/openapi.json` leaves it out. */
+    openApiDocument?: string;
   }
 }
 
@@ -27,19 +34,8 @@ export interface ApiDocument {
 export const openapi = fp<{ document: ApiDocument }>(
   async (app, { document }) => {
     await app.register(fastifySwagger, {
-      openapi: {
-        openapi: '3.1.0',
-        info: { title: document.title, version: CONTRACT_VERSION, description: document.description },
-        servers: [{ url: document.serverUrl }],
-        tags: document.tags,
-        components: { securitySchemes: document.securitySchemes },
-      },
-      transformObject: (documentObject) =>
-        'openapiObject' in documentObject ? markOptionalBodies(documentObject.openapiObject) : documentObject.swaggerObject,
-      convertConstToEnum: false,
-      refResolver: {
-        buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
-      },
+      ...swaggerOptions(document),
+      transform: ({ schema, url, route }) => (route.config?.openApiDocument ? { schema: { hide: true }, url } : documentStreamedBody(schema, url)),
     });
 
     app.get(
@@ -56,6 +52,69 @@ export const openapi = fp<{ document: ApiDocument }>(
   },
   { name: 'openapi' },
 );
+
+/**
+ * Gives the routes of `scope` (an encapsulated context, e.g. a surface with its own
+ * clients and credentials) an OpenAPI document of their own, which `/openapi.json`
+ * leaves out. Returns what builds it (after the app is ready); the caller serves it.
+ * Its components hold only the schemas its routes use, not every shared schema of the app.
+ */
+export async function separateOpenApiDocument(scope: FastifyInstance, name: string, document: ApiDocument): Promise<() => object> {
+  scope.addHook('onRoute', (route) => {
+    route.config = { ...route.config, openApiDocument: name };
+  });
+  const decorator = `openApiDocument:${name}`;
+  await scope.register(fastifySwagger, {
+    ...swaggerOptions(document),
+    decorator,
+    transform: ({ schema, url }) => documentStreamedBody(schema, url),
+    transformObject: (documentObject) =>
+      'openapiObject' in documentObject ? keepUsedSchemas(markOptionalBodies(documentObject.openapiObject)) : documentObject.swaggerObject,
+  });
+  return () => (scope as unknown as Record<string, () => object>)[decorator]!();
+}
+
+/** Shared by every document: OpenAPI 3.1, contract names as component names, `const` kept. */
+function swaggerOptions(document: ApiDocument): FastifyDynamicSwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: document.title, version: CONTRACT_VERSION, description: document.description },
+      servers: [{ url: document.serverUrl }],
+      tags: document.tags,
+      components: { securitySchemes: document.securitySchemes },
+    },
+    transformObject: (documentObject) =>
+      'openapiObject' in documentObject ? markOptionalBodies(documentObject.openapiObject) : documentObject.swaggerObject,
+    convertConstToEnum: false,
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+  };
+}
+
+/** A route that streams its body documents it as `x-streamed-body`: the document shows it as the request body. */
+function documentStreamedBody(schema: FastifySchema, url: string): { schema: FastifySchema; url: string } {
+  const { 'x-streamed-body': body, ...rest } = schema ?? {};
+  return { schema: body === undefined ? schema : { ...rest, body }, url };
+}
+
+/** Drops the component schemas no path refers to, directly or through another component. */
+function keepUsedSchemas<T extends { paths?: object; components?: { schemas?: Record<string, unknown> } }>(document: T): T {
+  const schemas = document.components?.schemas;
+  if (!schemas) return document;
+  const used = new Set<string>();
+  const pending = [document.paths];
+  while (pending.length > 0) {
+    for (const [, name] of JSON.stringify(pending.pop()).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      if (used.has(name!) || !(name! in schemas)) continue;
+      used.add(name!);
+      pending.push(schemas[name!] as object);
+    }
+  }
+  document.components!.schemas = Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
+  return document;
+}
 
 type Operation = { requestBody?: { required?: boolean }; 'x-optional-body'?: boolean };
 

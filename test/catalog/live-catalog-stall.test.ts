@@ -52,12 +52,12 @@ describe('applying a change to every product of a large catalog', () => {
     const page = await service.client.get(`/public/v1/products/${kept.handle}?country=US`);
     const variant = kept.variants[0]!;
     const usd = variant.prices.find((price) => price.currency === 'USD' && price.region === undefined)!;
-    const served = (page.json.product as { variants: { sku: string; price: { amount: number } | null }[] }).variants.find((v) => v.sku === variant.sku)!;
+    const served = (page.data.product as { variants: { sku: string; price: { amount: number } | null }[] }).variants.find((v) => v.sku === variant.sku)!;
     assert.equal(served.price?.amount, (usd.amount + 100) / 100);
 
     assert.equal((await service.client.get(`/public/v1/products/${original[0]!.handle}`)).statusCode, 404);
     const retitled = await service.client.get('/public/v1/products?q=zanzibar&limit=100');
-    assert.equal(retitled.json.count, [...Array(PRODUCTS).keys()].filter((index) => index % 7 === 0 && index % 10 !== 0).length);
-    assert.equal((await service.client.get('/public/v1/products?limit=1')).json.count, PRODUCTS - PRODUCTS / 10);
+    assert.equal(retitled.data.count, [...Array(PRODUCTS).keys()].filter((index) => index % 7 === 0 && index % 10 !== 0).length);
+    assert.equal((await service.client.get('/public/v1/products?limit=1')).data.count, PRODUCTS - PRODUCTS / 10);
   });
 });

@@ -24,13 +24,17 @@ export class ContractClient {
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
 
-  constructor(private readonly app: FastifyInstance) {
+  constructor(
+    private readonly app: FastifyInstance,
+    /** The document the answers are checked against: the public contract, or another surface's (the admin API's). */
+    private readonly documentUrl = '/openapi.json',
+  ) {
     addFormats.default(this.ajv);
   }
 
   async openapi(): Promise<OpenApiDocument> {
     if (!this.document) {
-      const response = await this.app.inject({ method: 'GET', url: '/openapi.json' });
+      const response = await this.app.inject({ method: 'GET', url: this.documentUrl });
       this.document = JSON.parse(response.body) as OpenApiDocument;
     }
     return this.document;
@@ -43,7 +47,7 @@ export class ContractClient {
     const validate = await this.validatorFor(options.method, options.url, response.statusCode);
     if (!validate(response.data)) {
       throw new Error(
-        `${options.method} ${options.url} -> ${response.statusCode}: body does not match /openapi.json: ${this.ajv.errorsText(validate.errors)}\n${response.body.slice(0, 2000)}`,
+        `${options.method} ${options.url} -> ${response.statusCode}: body does not match ${this.documentUrl}: ${this.ajv.errorsText(validate.errors)}\n${response.body.slice(0, 2000)}`,
       );
     }
     return response;
@@ -57,16 +61,16 @@ export class ContractClient {
     const document = await this.openapi();
     const path = new URL(url, 'http://x').pathname;
     const template = Object.keys(document.paths).find((candidate) => templateRegExp(candidate).test(path));
-    if (!template) throw new Error(`/openapi.json documents no path matching ${path}`);
+    if (!template) throw new Error(`${this.documentUrl} documents no path matching ${path}`);
     const operation = document.paths[template]![method.toLowerCase()];
-    if (!operation) throw new Error(`/openapi.json documents no ${method} ${template}`);
+    if (!operation) throw new Error(`${this.documentUrl} documents no ${method} ${template}`);
     const cacheKey = `${method} ${template} ${status}`;
     let validate = this.validators.get(cacheKey);
     if (!validate) {
       const response = operation.responses[String(status)];
-      if (!response) throw new Error(`/openapi.json documents no ${status} for ${method} ${template}`);
+      if (!response) throw new Error(`${this.documentUrl} documents no ${status} for ${method} ${template}`);
       const schema = response.content?.['application/json']?.schema;
-      if (!schema) throw new Error(`/openapi.json documents no JSON body for ${status} of ${method} ${template}`);
+      if (!schema) throw new Error(`${this.documentUrl} documents no JSON body for ${status} of ${method} ${template}`);
       validate = this.ajv.compile({ ...schema, components: document.components });
       this.validators.set(cacheKey, validate);
     }

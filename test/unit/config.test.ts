@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
@@ -42,6 +43,7 @@ describe('loadConfig', () => {
         shippingAmounts: { EUR: 490, GBP: 450, USD: 595, CHF: 690 },
         purgeIntervalMs: 600_000,
       },
+      admin: { tokens: [], rateLimit: 12_000, importMaxBytes: 1024 ** 3 },
     });
   });
 
@@ -170,5 +172,46 @@ describe('Redis and metrics settings at config load', () => {
     assert.equal(loadConfig({}).metricsToken, undefined);
     assert.deepEqual(problemsOf({ METRICS_TOKEN: 'short' }), ['METRICS_TOKEN must be at least 16 characters long']);
     assert.equal(loadConfig({ METRICS_TOKEN: 'a-long-enough-secret' }).metricsToken, 'a-long-enough-secret');
+  });
+});
+
+describe('admin settings at config load', () => {
+  const TOKEN_A = 'tok_aaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+  const TOKEN_B = 'tok_bbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+  const sha256 = (token: string) => createHash('sha256').update(token).digest();
+
+  it('keeps the admin API off when ADMIN_TOKENS is unset or empty', () => {
+    assert.deepEqual(loadConfig({}).admin.tokens, []);
+    assert.deepEqual(loadConfig({ ADMIN_TOKENS: ' ' }).admin.tokens, []);
+  });
+
+  it('parses name:token pairs and keeps only the SHA-256 of each token', () => {
+    const { admin } = loadConfig({ ADMIN_TOKENS: ` erp:${TOKEN_A} , pim-2:${TOKEN_B}`, ADMIN_RATE_LIMIT: '0', ADMIN_IMPORT_MAX_BYTES: '2048' });
+    assert.deepEqual(admin, { tokens: [{ name: 'erp', sha256: sha256(TOKEN_A) }, { name: 'pim-2', sha256: sha256(TOKEN_B) }], rateLimit: 0, importMaxBytes: 2048 });
+    assert.ok(!JSON.stringify(admin).includes(TOKEN_A));
+  });
+
+  it('refuses bad entries naming the variable and the entry, never echoing a token', () => {
+    const cases: [string, RegExp][] = [
+      [`${TOKEN_A}`, /ADMIN_TOKENS entry 1 must be name:token/],
+      [`ERP:${TOKEN_A}`, /ADMIN_TOKENS entry 1 must be name:token with a name of 1 to 64 lowercase/],
+      [`erp:short-token`, /ADMIN_TOKENS entry 1 \("erp"\): the token must be at least 24 characters/],
+      [`erp:${TOKEN_A} with space`, /ADMIN_TOKENS entry 1 \("erp"\): the token must be/],
+      [`erp:${TOKEN_A},erp:${TOKEN_B}`, /ADMIN_TOKENS entry 2 \("erp"\): the name "erp" is used twice/],
+      [`erp:${TOKEN_A},pim:${TOKEN_A}`, /ADMIN_TOKENS entry 2 \("pim"\): the token is also another entry's/],
+      [`erp:sbx_test_aaaaaaaaaaaaaaaaaaaaaaaa`, /ADMIN_TOKENS entry 1 \("erp"\): the token starts like a sandbox key/],
+      [`erp:${TOKEN_A},`, /ADMIN_TOKENS entry 2 must be name:token/],
+    ];
+    for (const [value, message] of cases) {
+      const problems = problemsOf({ ADMIN_TOKENS: value });
+      assert.equal(problems.length, 1, `${value}: ${problems.join('; ')}`);
+      assert.match(problems[0]!, message);
+      assert.ok(!problems[0]!.includes(TOKEN_A) && !problems[0]!.includes('short-token'), problems[0]);
+    }
+  });
+
+  it('refuses an ADMIN_RATE_LIMIT or ADMIN_IMPORT_MAX_BYTES out of range', () => {
+    assert.deepEqual(problemsOf({ ADMIN_RATE_LIMIT: '-1' }), ['ADMIN_RATE_LIMIT must be an integer from 0 to 1000000 (got "-1")']);
+    assert.match(problemsOf({ ADMIN_IMPORT_MAX_BYTES: '10' })[0]!, /^ADMIN_IMPORT_MAX_BYTES must be an integer from 1024 to/);
   });
 });

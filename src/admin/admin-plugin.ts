@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import { useErrorSurface } from '../http/error-surface.js';
+import { separateOpenApiDocument } from '../http/openapi.js';
+import type { Store } from '../store/database.js';
+import { adminApiDocument } from './admin-document.js';
+import { AdminService } from './admin-service.js';
+import { authenticateAdmin } from './auth.js';
+import { adminErrors, adminSchemaError } from './errors.js';
+import { auditRoutes } from './routes/audit.js';
+import { bulkRoutes } from './routes/bulk.js';
+import { importRoutes } from './routes/imports.js';
+import { productRoutes } from './routes/products.js';
+import { regionRoutes } from './routes/regions.js';
+import type { AdminRouteKit } from './routes/shared.js';
+import { variantRoutes } from './routes/variants.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The name of the admin token the request authenticated with. */
+    adminActor: string | null;
+  }
+}
+
+/** The JSON bodies of admin writes: a product of 100 variants, or 1,000 bulk rows, fits well. */
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+const ROUTE_GROUPS = [productRoutes, variantRoutes, bulkRoutes, regionRoutes, importRoutes, auditRoutes];
+
+/**
+ * The admin API: everything under `/admin`, in a context of its own with its own error
+ * envelope, OpenAPI document, credentials and rate limit. With no ADMIN_TOKENS it has
+ * no routes, and every /admin URL is 404.
+ */
+export const adminPlugin = fp<{ config: Config; store: Store }>(
+  async (app: FastifyInstance, { config, store }) => {
+    await app.register(
+      async (admin) => {
+        useErrorSurface(admin, adminErrors);
+        if (config.admin.tokens.length === 0) return;
+        admin.setSchemaErrorFormatter(adminSchemaError);
+        admin.decorateRequest('adminActor', null);
+
+        const document = await separateOpenApiDocument(admin, 'admin', adminApiDocument(config));
+        admin.get(
+          '/openapi.json',
+          {
+            schema: {
+              tags: ['discovery'],
+              summary: 'The OpenAPI 3.1 document of the admin API',
+              description: 'Public, like /openapi.json: the routes need a token, their description does not.',
+              response: { 200: { description: 'OpenAPI 3.1 document', type: 'object', additionalProperties: true } },
+            },
+          },
+          async () => document(),
+        );
+
+        const kit: AdminRouteKit = { config: config.admin, service: new AdminService(store.db, app.catalogChanges) };
+        const rateLimit = app.defineRateLimit({
+          name: 'admin',
+          max: config.admin.rateLimit,
+          windowMs: 60_000,
+          subject: (request) => request.adminActor!,
+          code: 'RATE_LIMITED',
+          message: `Rate limit exceeded: ${config.admin.rateLimit} admin requests per minute per token.`,
+        });
+        await admin.register(
+          async (v1) => {
+            v1.addHook('onRoute', (route) => {
+              route.bodyLimit ??= BODY_LIMIT_BYTES;
+            });
+            // Before the body is read: an unknown caller cannot make the server receive a catalog file.
+            v1.addHook('onRequest', async (request) => {
+              request.adminActor = authenticateAdmin(config.admin.tokens, request.headers.authorization);
+            });
+            v1.addHook('onRequest', rateLimit);
+            for (const routes of ROUTE_GROUPS) routes(v1, kit);
+          },
+          { prefix: '/v1' },
+        );
+      },
+      { prefix: '/admin' },
+    );
+  },
+  { name: 'admin', dependencies: ['catalog', 'rate-limits', 'error-surfaces', 'openapi'] },
+);

@@ -1,0 +1,126 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { CatalogFile } from '../../catalog/file/catalog-file-schema.js';
+import type { ImportReport } from '../../catalog/file/import-catalog.js';
+import { AdminProblem } from '../errors.js';
+import { errorResponses, ok } from '../schemas.js';
+import { actorOf, security, type AdminRouteKit } from './shared.js';
+
+/** A request body written to a temporary file, removed once the request is answered. */
+interface SpooledFile {
+  path: string;
+  remove(): Promise<void>;
+}
+
+const ImportQuery = Type.Object(
+  { unpublish_missing: Type.Boolean({ default: false, description: 'Set products in the store but not in the file to draft (the CLI\'s --unpublish-missing).' }) },
+  { additionalProperties: false },
+);
+
+const counts = Type.Object({ created: Type.Integer(), updated: Type.Integer() });
+const ImportAnswer = Type.Object({
+  report: Type.Object({
+    regions: counts,
+    products: counts,
+    variants: Type.Object({ created: Type.Integer(), updated: Type.Integer(), removed: Type.Array(Type.String(), { description: 'SKUs removed from products in the file.' }) }),
+    missing: Type.Array(Type.String(), { description: 'Handles in the store but not in the file: kept, unless unpublished.' }),
+    unpublished: Type.Array(Type.String()),
+    catalog_version: Type.Integer(),
+  }),
+  request_id: Type.String({ format: 'uuid' }),
+});
+
+/** Problems listed in a 400; the count says how many there were in all. */
+const MAX_PROBLEMS_SHOWN = 100;
+
+// The file's own `$id` would become a component name the document cannot have.
+const { $id: _fileId, ...catalogFileSchema } = CatalogFile as typeof CatalogFile & { $id?: string };
+
+/**
+ * POST /admin/v1/imports: the catalog file format over HTTP. The body is streamed to a
+ * temporary file (not held in memory, not subject to the 64 KB limit of other bodies)
+ * and imported from there on the CLI's code path.
+ */
+export function importRoutes(app: FastifyInstance, { config, service }: AdminRouteKit): void {
+  void app.register(async (imports) => {
+    imports.removeAllContentTypeParsers();
+    imports.addContentTypeParser('application/json', async (request: unknown, payload: IncomingMessage) => spool(payload, config.importMaxBytes));
+    imports.addHook('onResponse', async (request) => {
+      await (request.body as SpooledFile | undefined)?.remove();
+    });
+
+    imports.post<{ Querystring: Static<typeof ImportQuery> }>(
+      '/imports',
+      {
+        schema: {
+          operationId: 'adminImportCatalog',
+          tags: ['imports'],
+          summary: 'Import a catalog file',
+          description: `The body is a whole catalog file (docs/catalog-format.md), up to ${config.importMaxBytes} bytes (ADMIN_IMPORT_MAX_BYTES), imported exactly as \`npm run catalog:import\` does: validated completely first (an invalid file changes nothing: 400 with details.problems, the first ${MAX_PROBLEMS_SHOWN}, and details.problem_count), then regions are upserted by id, products by handle, variants by SKU. The whole body must arrive within REQUEST_TIMEOUT_MS.`,
+          security,
+          querystring: ImportQuery,
+          'x-streamed-body': catalogFileSchema,
+          response: {
+            200: ok('Imported', ImportAnswer),
+            ...errorResponses({
+              400: 'INVALID_REQUEST: not a valid catalog file (details.problems with JSON paths), or a bad query.',
+              413: 'PAYLOAD_TOO_LARGE: the file is larger than ADMIN_IMPORT_MAX_BYTES.',
+            }),
+          },
+        },
+      },
+      async (request) => {
+        const file = request.body as SpooledFile | undefined;
+        if (!file) throw new AdminProblem('INVALID_REQUEST', 'Invalid request: the body must be a catalog file.', 'Send the file as the body with Content-Type: application/json.');
+        let report: ImportReport;
+        try {
+          report = await service.importFile(actorOf(request), file.path, request.query.unpublish_missing);
+        } catch (error) {
+          throw invalidFile(error) ?? error;
+        }
+        const { catalogVersion, ...rest } = report;
+        return { report: { ...rest, catalog_version: catalogVersion }, request_id: request.id };
+      },
+    );
+  });
+}
+
+/** The importer reports an invalid file with its `problems`; anything else is not the client's doing. */
+function invalidFile(error: unknown): AdminProblem | undefined {
+  const problems = (error as { problems?: unknown }).problems;
+  if (!Array.isArray(problems)) return undefined;
+  return new AdminProblem(
+    'INVALID_REQUEST',
+    `The catalog file is invalid (${problems.length} problems); nothing was imported.`,
+    'Fix the problems listed in details.problems (JSON paths into the file); npm run catalog:import -- FILE --dry-run checks a file locally.',
+    { problems: problems.slice(0, MAX_PROBLEMS_SHOWN), problem_count: problems.length },
+  );
+}
+
+async function spool(payload: IncomingMessage, maxBytes: number): Promise<SpooledFile> {
+  const tooLarge = () => new AdminProblem('PAYLOAD_TOO_LARGE', `The catalog file is larger than ${maxBytes} bytes.`, 'Raise ADMIN_IMPORT_MAX_BYTES, or import the file with the CLI.');
+  if (Number(payload.headers['content-length']) > maxBytes) throw tooLarge();
+  const dir = await mkdtemp(path.join(tmpdir(), 'vetrina-import-'));
+  const file: SpooledFile = { path: path.join(dir, 'catalog.json'), remove: () => rm(dir, { recursive: true, force: true }) };
+  let received = 0;
+  const limit = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      received += chunk.length;
+      callback(received > maxBytes ? tooLarge() : null, chunk);
+    },
+  });
+  try {
+    await pipeline(payload, limit, createWriteStream(file.path));
+  } catch (error) {
+    await file.remove();
+    throw error;
+  }
+  return file;
+}

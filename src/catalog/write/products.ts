@@ -1,0 +1,211 @@
+import type { Insertable, Kysely } from 'kysely';
+import { newId } from '../../lib/new-id.js';
+import type { Database } from '../../store/schema.js';
+import type { CatalogFileProduct } from '../file/catalog-file-schema.js';
+import { validateCatalogFile } from '../file/validate-catalog-file.js';
+import { DEFAULT_LOCALE, type Locale } from '../locales.js';
+import { forUpdate } from './locks.js';
+import { storedRegions } from './regions.js';
+import { applyStock, bumpVariantVersions } from './variants.js';
+import { CatalogWriteError, checkVersion, type VersionCondition } from './write-errors.js';
+
+type Trx = Kysely<Database>;
+
+/** What a product write changed; the versions are the product's own (null: it did not exist, or no longer does). */
+export interface ProductChange {
+  productId: string;
+  created: boolean;
+  versionBefore: number | null;
+  versionAfter: number | null;
+}
+
+interface ProductText {
+  title: string;
+  description?: string | null;
+}
+
+export interface ProductPatch {
+  status?: 'draft' | 'published';
+  /** Per locale: the new text, or null to remove the locale's text (never the default locale's). */
+  translations?: Partial<Record<Locale, ProductText | null>>;
+  thumbnail?: string | null;
+}
+
+interface LockedProduct {
+  id: string;
+  version: number;
+  created_at: string;
+}
+
+async function lockProduct(trx: Trx, handle: string): Promise<LockedProduct | undefined> {
+  const row = await forUpdate(trx, trx.selectFrom('products').select(['id', 'version', 'created_at']).where('handle', '=', handle)).executeTakeFirst();
+  return row && { ...row, version: Number(row.version) };
+}
+
+async function lockExistingProduct(trx: Trx, handle: string, condition: VersionCondition | undefined): Promise<LockedProduct> {
+  const product = await lockProduct(trx, handle);
+  if (!product) throw new CatalogWriteError(`No product has the handle ${handle}.`, { kind: 'not_found' });
+  checkVersion(`Product ${handle}`, product.version, condition);
+  return product;
+}
+
+/**
+ * Creates or replaces the product `handle` with `product` (the catalog file's shape), as
+ * the import does for one product: its texts, options, variants and prices become
+ * exactly those given; variants are matched by SKU and keep their ids, and variants it
+ * no longer lists are removed. Unlike the import, a SKU of another product is refused
+ * rather than moved: one product's write never changes another.
+ */
+export async function putProduct(
+  trx: Trx,
+  handle: string,
+  product: Omit<CatalogFileProduct, 'handle'>,
+  condition: VersionCondition | undefined,
+  now: Date,
+): Promise<ProductChange> {
+  const existing = await lockProduct(trx, handle);
+  checkVersion(`Product ${handle}`, existing?.version, condition);
+  await checkReferences(trx, { ...product, handle });
+
+  const productId = existing?.id ?? newId('prod');
+  const skus = product.variants.map((variant) => variant.sku);
+  // This product's variants and every SKU it names, locked in SKU order.
+  const variants = await forUpdate(
+    trx,
+    trx
+      .selectFrom('variants')
+      .innerJoin('products', 'products.id', 'variants.product_id')
+      .select(['variants.id', 'variants.sku', 'variants.product_id', 'products.handle'])
+      .where((eb) => eb.or([eb('variants.product_id', '=', productId), eb('variants.sku', 'in', skus)]))
+      .orderBy('variants.sku'),
+  ).execute();
+  const taken = variants.filter((row) => row.product_id !== productId);
+  if (taken.length > 0) {
+    throw new CatalogWriteError(
+      `${taken.map((row) => `SKU ${row.sku} belongs to product ${row.handle}`).join('; ')}. Remove it there first, or use another SKU.`,
+      { kind: 'conflict' },
+    );
+  }
+
+  const at = now.toISOString();
+  const fields = {
+    status: product.status,
+    weighted: product.weighted ? 1 : 0,
+    thumbnail: product.thumbnail ?? null,
+    updated_at: at,
+  };
+  const createdAt = product.created_at ? new Date(product.created_at).toISOString() : (existing?.created_at ?? at);
+  if (existing) {
+    await trx
+      .updateTable('products')
+      .set((eb) => ({ ...fields, created_at: createdAt, version: eb('version', '+', 1) }))
+      .where('id', '=', productId)
+      .execute();
+  } else {
+    await trx.insertInto('products').values({ id: productId, handle, ...fields, created_at: createdAt }).execute();
+  }
+
+  const kept = new Map(variants.map((row) => [row.sku, row.id]));
+  const removed = variants.filter((row) => !skus.includes(row.sku)).map((row) => row.id);
+  if (removed.length > 0) await trx.deleteFrom('variants').where('id', 'in', removed).execute();
+  await trx.deleteFrom('product_translations').where('product_id', '=', productId).execute();
+  // Removing the options removes the variants' option values with them.
+  await trx.deleteFrom('product_options').where('product_id', '=', productId).execute();
+  const keptIds = skus.flatMap((sku) => kept.get(sku) ?? []);
+  if (keptIds.length > 0) await trx.deleteFrom('prices').where('variant_id', 'in', keptIds).execute();
+
+  const translations = Object.entries(product.translations).flatMap(([locale, text]) =>
+    text ? [{ product_id: productId, locale, title: text.title, description: text.description ?? null }] : [],
+  );
+  await trx.insertInto('product_translations').values(translations).execute();
+  const optionIds = product.options.map(() => newId('opt'));
+  if (optionIds.length > 0) {
+    await trx
+      .insertInto('product_options')
+      .values(product.options.map((option, position) => ({ id: optionIds[position]!, product_id: productId, name: option.name, position })))
+      .execute();
+  }
+
+  const variantIds = product.variants.map((variant) => kept.get(variant.sku) ?? newId('variant'));
+  const rows = product.variants.map((variant, position) => ({
+    variantId: variantIds[position]!,
+    position,
+    manage_inventory: variant.manage_inventory,
+    inventory_quantity: variant.inventory_quantity,
+    allow_backorder: variant.allow_backorder,
+  }));
+  const keptRows = rows.filter((row) => keptIds.includes(row.variantId));
+  await applyStock(trx, keptRows);
+  await bumpVariantVersions(trx, keptIds);
+  const newRows = rows.filter((row) => !keptIds.includes(row.variantId));
+  if (newRows.length > 0) {
+    await trx
+      .insertInto('variants')
+      .values(
+        newRows.map((row) => ({
+          id: row.variantId,
+          product_id: productId,
+          sku: product.variants[row.position]!.sku,
+          position: row.position,
+          manage_inventory: row.manage_inventory ? 1 : 0,
+          inventory_quantity: row.inventory_quantity,
+          allow_backorder: row.allow_backorder ? 1 : 0,
+        })),
+      )
+      .execute();
+  }
+  const optionValues: Insertable<Database['variant_option_values']>[] = product.variants.flatMap((variant, v) =>
+    variant.options.map((value, i) => ({ variant_id: variantIds[v]!, option_id: optionIds[i]!, value })),
+  );
+  const prices: Insertable<Database['prices']>[] = product.variants.flatMap((variant, v) =>
+    variant.prices.map((price) => ({ variant_id: variantIds[v]!, currency: price.currency, region_id: price.region ?? null, amount: price.amount })),
+  );
+  if (optionValues.length > 0) await trx.insertInto('variant_option_values').values(optionValues).execute();
+  if (prices.length > 0) await trx.insertInto('prices').values(prices).execute();
+
+  return { productId, created: !existing, versionBefore: existing?.version ?? null, versionAfter: existing ? existing.version + 1 : 1 };
+}
+
+/** The import's rules between values (option combinations, duplicate SKUs and prices, region references), for one product. */
+async function checkReferences(trx: Trx, product: CatalogFileProduct): Promise<void> {
+  const check = validateCatalogFile({ version: 1, regions: await storedRegions(trx), products: [product] });
+  if (check.ok) return;
+  const problems = check.problems.map((problem) => ({ ...problem, path: problem.path.replace(/^\$\.products\[0\]/, '$') }));
+  throw new CatalogWriteError(`The product is invalid: ${problems.map((problem) => `${problem.path} ${problem.message}`).join('; ')}.`, {
+    kind: 'invalid',
+    problems,
+  });
+}
+
+/** Changes a product's status, texts or thumbnail; its variants are left as they are. */
+export async function patchProduct(trx: Trx, handle: string, patch: ProductPatch, condition: VersionCondition | undefined, now: Date): Promise<ProductChange> {
+  const product = await lockExistingProduct(trx, handle, condition);
+  const texts = Object.entries(patch.translations ?? {}) as [Locale, ProductText | null][];
+  if (texts.some(([locale, text]) => locale === DEFAULT_LOCALE && text === null)) {
+    const problem = { path: `$.translations.${DEFAULT_LOCALE}`, message: `the ${DEFAULT_LOCALE} text is required: every other locale falls back to it` };
+    throw new CatalogWriteError(`The ${DEFAULT_LOCALE} text cannot be removed.`, { kind: 'invalid', problems: [problem] });
+  }
+  await trx
+    .updateTable('products')
+    .set((eb) => ({
+      ...(patch.status !== undefined && { status: patch.status }),
+      ...(patch.thumbnail !== undefined && { thumbnail: patch.thumbnail }),
+      updated_at: now.toISOString(),
+      version: eb('version', '+', 1),
+    }))
+    .where('id', '=', product.id)
+    .execute();
+  if (texts.length > 0) {
+    await trx.deleteFrom('product_translations').where('product_id', '=', product.id).where('locale', 'in', texts.map(([locale]) => locale)).execute();
+    const rows = texts.flatMap(([locale, text]) => (text ? [{ product_id: product.id, locale, title: text.title, description: text.description ?? null }] : []));
+    if (rows.length > 0) await trx.insertInto('product_translations').values(rows).execute();
+  }
+  return { productId: product.id, created: false, versionBefore: product.version, versionAfter: product.version + 1 };
+}
+
+/** Deletes a product with its variants and prices. */
+export async function deleteProduct(trx: Trx, handle: string, condition: VersionCondition | undefined): Promise<ProductChange> {
+  const product = await lockExistingProduct(trx, handle, condition);
+  await trx.deleteFrom('products').where('id', '=', product.id).execute();
+  return { productId: product.id, created: false, versionBefore: product.version, versionAfter: null };
+}

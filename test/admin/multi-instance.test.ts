@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it, type TestContext } from 'node:test';
+import { ADMIN_TOKENS, ERP_TOKEN } from '../support/admin.js';
+import { isolatedServerEnv, type IsolatedServerEnv } from '../support/isolated-server-env.js';
+import { pollUntil } from '../support/poll.js';
+import { needsProductionServices } from '../support/production-services.js';
+import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+
+/** Required by the issue: an admin change through one instance is served by the others within 1 s. */
+const VISIBLE_WITHIN_MS = 1000;
+
+/**
+ * Two server processes on one PostgreSQL database and one Redis prefix, polling slowed to
+ * a minute: only the Redis announcement can carry the change in time.
+ */
+describe('an admin change through instance A, read on instance B', { skip: needsProductionServices }, () => {
+  let isolated: IsolatedServerEnv;
+  let instances: ServerProcess[];
+  before(async () => {
+    isolated = await isolatedServerEnv();
+    const env = { ...isolated.env, ADMIN_TOKENS, CATALOG_RATE_LIMIT: '0', CATALOG_POLL_MS: '60000' };
+    instances = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  });
+  after(async () => {
+    const exits = await Promise.all((instances ?? []).map((instance) => instance.stop()));
+    await isolated.cleanup();
+    assert.deepEqual(exits, exits.map(() => 0));
+  });
+
+  const detail = async (instance: ServerProcess) => (await (await fetch(`${instance.url}/public/v1/products/caffe-espresso-blend`)).json()) as any;
+  const adminCall = (instance: ServerProcess, method: string, path: string, body: unknown) =>
+    fetch(`${instance.url}${path}`, { method, headers: { authorization: `Bearer ${ERP_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it(`a price change and an unpublish are served by B within ${VISIBLE_WITHIN_MS} ms`, async (t: TestContext) => {
+    const [a, b] = instances as [ServerProcess, ServerProcess];
+    const variant = (await detail(b)).product.variants[0];
+    const amount = Math.round(variant.price.amount * 100) + 111;
+
+    const priced = await adminCall(a, 'PATCH', `/admin/v1/variants/${variant.id}`, { prices: [{ currency: 'EUR', amount }] });
+    assert.equal(priced.status, 200, await priced.text());
+    assert.equal((await detail(a)).product.variants[0].price.amount, amount / 100, 'A serves its own write at once');
+    const repriced = await pollUntil(() => detail(b), (body) => body.product.variants[0].price.amount === amount / 100, VISIBLE_WITHIN_MS);
+    assert.equal(repriced.value.product.variants[0].price.amount, amount / 100, `B did not serve the price within ${VISIBLE_WITHIN_MS} ms`);
+    assert.ok(repriced.ms < VISIBLE_WITHIN_MS, `${repriced.ms} ms`);
+    t.diagnostic(`price served by B ${Math.round(repriced.ms)} ms after A answered`);
+
+    const drafted = await adminCall(a, 'PATCH', '/admin/v1/products/caffe-espresso-blend', { status: 'draft' });
+    assert.equal(drafted.status, 200);
+    const gone = await pollUntil(() => fetch(`${b.url}/public/v1/products/caffe-espresso-blend`).then((response) => response.status), (status) => status === 404, VISIBLE_WITHIN_MS);
+    assert.equal(gone.value, 404);
+    assert.ok(gone.ms < VISIBLE_WITHIN_MS, `${gone.ms} ms`);
+    t.diagnostic(`unpublish served by B ${Math.round(gone.ms)} ms after A answered`);
+  });
+});
