@@ -172,7 +172,8 @@ async function writeProducts(trx: Trx, products: CatalogFileProduct[], plan: Cat
   report.products.created += products.length - byHandle.size;
   report.products.updated += byHandle.size;
   const productIds = productRows.map((row) => row.id);
-  const otherProductsTouched = await replaceProductContents(trx, products, productIds, plan, report);
+  const storedIds = [...byHandle.values()].map((row) => row.id);
+  const otherProductsTouched = await replaceProductContents(trx, products, productIds, storedIds, plan, report);
   return [...productIds, ...otherProductsTouched];
 }
 
@@ -222,19 +223,21 @@ async function upsertRegions(trx: Trx, regions: CatalogFileRegion[]): Promise<Im
 }
 
 /**
- * Replaces the texts, options, variants and prices of a batch's products with the
- * file's; returns the ids of the products outside the batch that lost a SKU to it.
+ * Replaces the texts, options, variants and prices of a batch's products (`storedIds`:
+ * those already in the store, which have contents to clear) with the file's; returns
+ * the ids of the products outside the batch that lost a SKU to it.
  */
 async function replaceProductContents(
   trx: Trx,
   products: CatalogFileProduct[],
   productIds: string[],
+  storedIds: string[],
   plan: CatalogWritePlan,
   report: ImportReport,
 ): Promise<Set<string>> {
   const batchSkus = products.flatMap((product) => product.variants.map((variant) => variant.sku));
   const knownVariants = new Map<string, string>();
-  for (const ids of chunks(productIds)) {
+  for (const ids of chunks(storedIds)) {
     const rows = await trx.selectFrom('variants').select(['id', 'sku']).where('product_id', 'in', ids).execute();
     // A SKU the file lists elsewhere moves to its product (in this batch or another) and
     // keeps its id; only the SKUs the file no longer lists at all are removed.
