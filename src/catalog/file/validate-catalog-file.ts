@@ -77,7 +77,7 @@ export class CatalogFileChecker {
       return false;
     }
     if (this.handles.has(product.handle)) this.report(`${at}.handle`, `duplicate handle "${product.handle}"`);
-    this.handles.add(product.handle);
+    this.handles.add(keptCopy(product.handle));
 
     const optionNames = new Set<string>();
     product.options.forEach((option, o) => {
@@ -91,7 +91,7 @@ export class CatalogFileChecker {
       const firstUse = this.skus.get(variant.sku);
       if (firstUse !== undefined) {
         this.report(`${vat}.sku`, `duplicate SKU "${variant.sku}" (first used at ${skuPath(firstUse)})`);
-      } else this.skus.set(variant.sku, index * VARIANT_SLOTS + v);
+      } else this.skus.set(keptCopy(variant.sku), index * VARIANT_SLOTS + v);
 
       if (variant.options.length !== product.options.length) {
         this.report(`${vat}.options`, `has ${variant.options.length} values but the product has ${product.options.length} options`);
@@ -172,6 +172,15 @@ export function validateCatalogFile(input: unknown): CatalogFileCheck {
   checker.checkHeader(file && 'products' in file ? { ...file, products: placeholderOf(file.products) } : input);
   if (checker.problems.length > 0) return { ok: false, problems: checker.problems, truncated: checker.full };
   return { ok: true, catalog: input as CatalogFile };
+}
+
+/**
+ * A copy of a string that is kept for the whole check. A streaming parser's strings may
+ * be slices of the chunk of text they were read from, and a kept slice keeps its whole
+ * chunk alive: the handles and SKUs of a 241 MB file kept 300 MB of its text.
+ */
+function keptCopy(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
 }
 
 function entries(value: unknown): unknown[] {
