@@ -100,8 +100,13 @@ export async function writeCatalog(
   };
   // Every import rewrites the regions it lists.
   report.catalogVersion = await db.transaction().execute(async (trx) => {
+    // The change is recorded first here, not last: it locks the catalog version until
+    // this transaction commits, so imports rewriting the regions at the same time (the
+    // seeds of instances starting together on one empty database) take turns instead
+    // of deadlocking over the regions' countries. The transaction is short.
+    const version = await recordCatalogChange(trx, { productIds: [], regions: true }, at);
     report.regions = await upsertRegions(trx, plan.regions);
-    return recordCatalogChange(trx, { productIds: [], regions: true }, at);
+    return version;
   });
 
   const meter = new ProgressMeter('writing', options, plan.productCount);
@@ -141,10 +146,13 @@ async function writeProducts(trx: Trx, products: CatalogFileProduct[], plan: Cat
     const rows = await trx.selectFrom('products').select(['id', 'handle', 'created_at']).where('handle', 'in', handles).execute();
     for (const row of rows) byHandle.set(row.handle, row);
   }
+  const generatedIds = new Set<string>();
   const productRows = products.map((product) => {
     const known = byHandle.get(product.handle);
+    const id = known?.id ?? newId('prod');
+    if (!known) generatedIds.add(id);
     return {
-      id: known?.id ?? newId('prod'),
+      id,
       handle: product.handle,
       status: product.status,
       weighted: product.weighted ? 1 : 0,
@@ -153,8 +161,12 @@ async function writeProducts(trx: Trx, products: CatalogFileProduct[], plan: Cat
       updated_at: now,
     };
   });
+  // The ids come back from the upsert: a product another import inserted since the
+  // select above (two instances seeding one empty database) keeps that import's id, and
+  // its contents are replaced like those of any stored product.
+  const idByHandle = new Map<string, string>();
   for (const rows of chunks(productRows)) {
-    await trx
+    const upserted = await trx
       .insertInto('products')
       .values(rows)
       .onConflict((conflict) =>
@@ -167,12 +179,14 @@ async function writeProducts(trx: Trx, products: CatalogFileProduct[], plan: Cat
           version: eb('products.version', '+', 1),
         })),
       )
+      .returning(['id', 'handle'])
       .execute();
+    for (const row of upserted) idByHandle.set(row.handle, row.id);
   }
-  report.products.created += products.length - byHandle.size;
-  report.products.updated += byHandle.size;
-  const productIds = productRows.map((row) => row.id);
-  const storedIds = [...byHandle.values()].map((row) => row.id);
+  const productIds = products.map((product) => idByHandle.get(product.handle)!);
+  const storedIds = productIds.filter((id) => !generatedIds.has(id));
+  report.products.created += products.length - storedIds.length;
+  report.products.updated += storedIds.length;
   const otherProductsTouched = await replaceProductContents(trx, products, productIds, storedIds, plan, report);
   return [...productIds, ...otherProductsTouched];
 }
