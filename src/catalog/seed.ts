@@ -2,12 +2,16 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../store/database.js';
-import { importCatalog } from './file/import-catalog.js';
+import { CatalogFileInvalid, importCatalogFile } from './file/import-catalog-file.js';
 import { validateCatalogFile } from './file/validate-catalog-file.js';
 
 export const DEMO_CATALOG_PATH = fileURLToPath(new URL('../../catalog/demo.json', import.meta.url));
 
-/** Reads and validates a catalog file; the error lists every problem with its JSON path. */
+/**
+ * Reads a small catalog file (the demo) whole and validates it; throws
+ * `CatalogFileInvalid` listing every problem with its JSON path. Imports stream the file
+ * instead (`importCatalogFile`).
+ */
 export async function readCatalogFile(path: string) {
   let input: unknown;
   try {
@@ -16,10 +20,7 @@ export async function readCatalogFile(path: string) {
     throw new Error(`Cannot read catalog file ${path}: ${(error as Error).message}`);
   }
   const check = validateCatalogFile(input);
-  if (!check.ok) {
-    const lines = check.problems.map((problem) => `  ${problem.path}: ${problem.message}`);
-    throw new Error(`Catalog file ${path} is invalid (${check.problems.length} problems):\n${lines.join('\n')}`);
-  }
+  if (!check.ok) throw new CatalogFileInvalid(path, check.problems, check.truncated);
   return check.catalog;
 }
 
@@ -32,6 +33,11 @@ export async function seedEmptyStore(db: Db, seed: string, log: FastifyBaseLogge
   const existing = await db.selectFrom('products').select('id').limit(1).executeTakeFirst();
   if (existing) return;
   const path = seed === 'demo' ? DEMO_CATALOG_PATH : seed;
-  const report = await importCatalog(db, await readCatalogFile(path));
+  const report = await importCatalogFile(db, path, {
+    // A large seed takes a while: say how far it has come (its end is the line below).
+    onProgress: (progress) => {
+      if (!progress.done) log.info({ path, progress }, 'seeding the empty store');
+    },
+  });
   log.info({ path, products: report.products.created }, 'empty store seeded with a catalog');
 }

@@ -3,23 +3,31 @@ import { loadConfig } from '../config.js';
 import { announceCatalogChange } from '../catalog/catalog-change-feed.js';
 import { openStore } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
-import { readCatalogFile } from '../catalog/seed.js';
-import { importCatalog } from '../catalog/file/import-catalog.js';
+import { checkCatalogFile, importCatalogFile } from '../catalog/file/import-catalog-file.js';
+import { IMPORT_BATCH_SIZE } from '../catalog/file/import-catalog.js';
+import type { ImportProgress, ProgressOptions } from '../catalog/file/import-progress.js';
+import { MAX_PROBLEMS } from '../catalog/file/validate-catalog-file.js';
 
 const USAGE = `Usage: npm run catalog:import -- FILE [--unpublish-missing] [--dry-run]
        (in the image: node dist/cli/import-catalog.js FILE ...)
 
-Validates FILE completely, then upserts its regions (by id), products (by handle) and
-variants (by SKU) in one transaction into the configured store (DATABASE_URL, or the
-SQLite file under DATA_DIR). An invalid file changes nothing.
+Reads FILE as a stream and validates it completely (the first ${MAX_PROBLEMS} problems are
+listed); an invalid file changes nothing. Then reads it again and upserts its regions
+(by id), products (by handle) and variants (by SKU) into the configured store
+(DATABASE_URL, or the SQLite file under DATA_DIR): the regions first, then the products
+in batches of ${IMPORT_BATCH_SIZE}, each batch one transaction. Running servers take each batch in
+as it commits. A run that stops half-way (a crash, a lost connection) leaves the
+batches written so far; running it again with the same file completes the import.
+On long runs the progress (products validated and written, rate, time left) goes to
+stderr every 2 s; the report goes to stdout.
 
 Products in the store but not in FILE are kept as they are and listed;
---unpublish-missing sets them to draft instead. Nothing is ever deleted, except the
-variants a product in FILE no longer lists, which are reported.
+--unpublish-missing sets them to draft instead (in the last step). Nothing is ever
+deleted, except the variants a product in FILE no longer lists, which are reported.
 Running servers pick the change up at once when REDIS_URL is set (they are told
 through Redis), and otherwise within CATALOG_POLL_MS (default 1 s).`;
 
-/** Where the command writes: the console, or a test's collector. */
+/** Where the command writes: the console, or a test's collector. Progress goes to `error` (stderr). */
 export type CommandOutput = Pick<Console, 'log' | 'warn' | 'error'>;
 type Env = Parameters<typeof loadConfig>[0];
 
@@ -28,16 +36,21 @@ type Env = Parameters<typeof loadConfig>[0];
  * tests can run it in theirs: returns the exit code, and reads the configuration from
  * `env` (the process environment by default).
  */
-export async function importCatalogCommand(argv: string[], output: CommandOutput = console, env?: Env): Promise<number> {
+export async function importCatalogCommand(
+  argv: string[],
+  output: CommandOutput = console,
+  env?: Env,
+  progress: Pick<ProgressOptions, 'progressIntervalMs'> = {},
+): Promise<number> {
   try {
-    return await run(argv, output, env);
+    return await run(argv, output, env, { ...progress, onProgress: (report) => output.error(describeProgress(report)) });
   } catch (error) {
     output.error(error instanceof Error ? error.message : error);
     return 1;
   }
 }
 
-async function run(argv: string[], output: CommandOutput, env: Env | undefined): Promise<number> {
+async function run(argv: string[], output: CommandOutput, env: Env | undefined, progress: ProgressOptions): Promise<number> {
   let args;
   try {
     args = parseArgs({
@@ -59,16 +72,16 @@ async function run(argv: string[], output: CommandOutput, env: Env | undefined):
     return 2;
   }
 
-  const catalog = await readCatalogFile(file);
   if (args.values['dry-run']) {
-    output.log(`${file} is valid: ${catalog.regions.length} regions, ${catalog.products.length} products. Nothing written.`);
+    const checked = await checkCatalogFile(file, progress);
+    output.log(`${file} is valid: ${checked.regions.length} regions, ${checked.productCount} products. Nothing written.`);
     return 0;
   }
   const config = loadConfig(env);
   const store = openStore(config);
   try {
     await migrateToLatest(store.db);
-    const report = await importCatalog(store.db, catalog, { unpublishMissing: args.values['unpublish-missing'] ?? false });
+    const report = await importCatalogFile(store.db, file, { ...progress, unpublishMissing: args.values['unpublish-missing'] ?? false });
     // The usage promises the kept products are listed, not only counted.
     const kept = report.missing.filter((handle) => !report.unpublished.includes(handle));
     output.log(
@@ -87,6 +100,28 @@ async function run(argv: string[], output: CommandOutput, env: Env | undefined):
   } finally {
     await store.close();
   }
+}
+
+const count = new Intl.NumberFormat('en-US');
+
+/** One line of progress, e.g. `writing: 12,000 of 100,000 products (12 %), 2,100 products/s, about 42 s left`. */
+export function describeProgress(progress: ImportProgress): string {
+  const rate = `${count.format(progress.perSecond)} products/s`;
+  if (progress.done) {
+    const verb = progress.phase === 'validating' ? 'validated' : 'written';
+    return `${progress.phase}: done, ${count.format(progress.products)} products ${verb} in ${(progress.elapsedMs / 1000).toFixed(1)} s (${rate})`;
+  }
+  const megabytes = (bytes: number) => Math.round(bytes / 1e6);
+  const where =
+    progress.totalProducts !== undefined
+      ? `${count.format(progress.products)} of ${count.format(progress.totalProducts)} products (${percent(progress.products, progress.totalProducts)})`
+      : `${count.format(progress.products)} products, ${megabytes(progress.bytesRead ?? 0)} of ${megabytes(progress.totalBytes ?? 0)} MB (${percent(progress.bytesRead ?? 0, progress.totalBytes ?? 0)})`;
+  const left = progress.etaSeconds !== undefined ? `, about ${progress.etaSeconds} s left` : '';
+  return `${progress.phase}: ${where}, ${rate}${left}`;
+}
+
+function percent(part: number, whole: number): string {
+  return `${whole > 0 ? Math.floor((part * 100) / whole) : 100} %`;
 }
 
 function listed(items: string[]): string {

@@ -49,7 +49,8 @@ describe('catalog import CLI', () => {
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
       });
     });
-  const runCommand = async (...args: string[]): Promise<CliResult> => {
+  const runCommand = (...args: string[]) => runCommandWith({}, ...args);
+  const runCommandWith = async (progress: { progressIntervalMs?: number }, ...args: string[]): Promise<CliResult> => {
     const stdout: string[] = [];
     const stderr: string[] = [];
     const output = {
@@ -57,7 +58,7 @@ describe('catalog import CLI', () => {
       warn: (...parts: unknown[]) => stderr.push(`${format(...parts)}\n`),
       error: (...parts: unknown[]) => stderr.push(`${format(...parts)}\n`),
     };
-    const code = await importCatalogCommand(args, output, cliEnv());
+    const code = await importCatalogCommand(args, output, cliEnv(), progress);
     return { code, stdout: stdout.join(''), stderr: stderr.join('') };
   };
 
@@ -122,6 +123,22 @@ describe('catalog import CLI', () => {
     await refreshed();
     assertProblem(await detail('keep-me'), 404, 'PRODUCT_NOT_FOUND');
     assert.equal((await detail('update-me')).statusCode, 200);
+  });
+
+  it('prints the progress of both phases to stderr and only the report to stdout', async () => {
+    const products = Array.from({ length: 1200 }, (_, i) => product(`progress-${i}`, { created_at: day(3) }));
+    const file = await dir.writeJson('long.json', catalog([...CHANGED.products, ...products]));
+    const result = await runCommandWith({ progressIntervalMs: 0 }, file);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /^validating: \d[\d,]* products, \d+ of \d+ MB \(\d+ %\), [\d,]+ products\/s, about \d+ s left$/m);
+    assert.match(result.stderr, /^validating: done, 1,201 products validated in [\d.]+ s \([\d,]+ products\/s\)$/m);
+    assert.match(result.stderr, /^writing: 500 of 1,201 products \(41 %\), [\d,]+ products\/s, about \d+ s left$/m);
+    assert.match(result.stderr, /^writing: done, 1,201 products written in [\d.]+ s/m);
+    assert.doesNotMatch(result.stdout, /validating|writing/);
+    assert.match(result.stdout, /products: 1200 created, 1 updated/);
+
+    await refreshed();
+    assert.equal((await detail('progress-1199')).statusCode, 200);
   });
 
   it('exits 2 with the usage for a missing file argument', async () => {

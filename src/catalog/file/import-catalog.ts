@@ -1,14 +1,24 @@
-import { newId } from '../../lib/new-id.js';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Insertable, Transaction } from 'kysely';
+import { newId } from '../../lib/new-id.js';
 import type { Db } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import { recordCatalogChange } from '../change-log.js';
-import type { CatalogFile, CatalogFileProduct } from './catalog-file-schema.js';
+import type { CatalogFile, CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
+import { ProgressMeter, type ProgressOptions } from './import-progress.js';
 
-export interface ImportOptions {
+export interface ImportOptions extends ProgressOptions {
   /** Set products that are in the store but not in the file to draft. Default: leave them as they are. */
   unpublishMissing?: boolean;
   now?: Date;
+  /** Products written per transaction. Default `IMPORT_BATCH_SIZE`. */
+  batchSize?: number;
+  /**
+   * Runs inside the import's last transaction, after its change is recorded as
+   * `catalogVersion`: whatever it writes (an audit row) commits with the import's last
+   * change or not at all.
+   */
+  audit?: (trx: Trx, catalogVersion: number, report: ImportReport) => Promise<void>;
 }
 
 export interface ImportReport {
@@ -18,7 +28,17 @@ export interface ImportReport {
   /** Handles in the store but not in the file: kept as they were, unless unpublished. */
   missing: string[];
   unpublished: string[];
+  /** The catalog version after the import's last change. */
   catalogVersion: number;
+}
+
+/** What the writer needs to know about the whole file before it writes a part of it. */
+export interface CatalogWritePlan {
+  regions: CatalogFileRegion[];
+  /** Every handle and every SKU of the file's products. */
+  handles: ReadonlySet<string>;
+  skus: { has(sku: string): boolean };
+  productCount: number;
 }
 
 type Trx = Transaction<Database>;
@@ -27,93 +47,178 @@ type Trx = Transaction<Database>;
 const CHUNK = 400;
 
 /**
- * Writes a validated catalog file in one transaction. Regions are upserted by id,
- * products by handle and variants by SKU, so ids (and the carts that refer to them)
- * survive re-imports. A product in the file is replaced as a whole: its texts,
- * options, variants and prices become exactly those of the file, and variants it no
- * longer lists are removed and reported. Products missing from the file are never
- * removed; they are reported, and set to draft only with `unpublishMissing`.
+ * Products per transaction: about 3,000 rows of variants, prices and texts, a few tenths
+ * of a second, during which other writers (on SQLite, every writer of the process)
+ * wait; each batch is one catalog change that running servers apply on their own.
+ */
+export const IMPORT_BATCH_SIZE = 500;
+
+/**
+ * Writes a validated catalog, already in memory (tests, small files); `importCatalogFile`
+ * streams a file through the same writer.
  */
 export async function importCatalog(db: Db, catalog: CatalogFile, options: ImportOptions = {}): Promise<ImportReport> {
-  const at = options.now ?? new Date();
-  const now = at.toISOString();
-  return db.transaction().execute(async (trx) => {
-    const regions = await upsertRegions(trx, catalog);
-    const existing = await trx.selectFrom('products').select(['id', 'handle', 'created_at']).execute();
-    const byHandle = new Map(existing.map((row) => [row.handle, row]));
-
-    const productRows = catalog.products.map((product) => {
-      const known = byHandle.get(product.handle);
-      return {
-        id: known?.id ?? newId('prod'),
-        handle: product.handle,
-        status: product.status,
-        weighted: product.weighted ? 1 : 0,
-        thumbnail: product.thumbnail ?? null,
-        created_at: product.created_at ? new Date(product.created_at).toISOString() : (known?.created_at ?? now),
-        updated_at: now,
-      };
-    });
-    for (const rows of chunks(productRows)) {
-      await trx
-        .insertInto('products')
-        .values(rows)
-        .onConflict((conflict) =>
-          conflict.column('handle').doUpdateSet((eb) => ({
-            status: eb.ref('excluded.status'),
-            weighted: eb.ref('excluded.weighted'),
-            thumbnail: eb.ref('excluded.thumbnail'),
-            created_at: eb.ref('excluded.created_at'),
-            updated_at: eb.ref('excluded.updated_at'),
-            version: eb('products.version', '+', 1),
-          })),
-        )
-        .execute();
-    }
-    const productIds = productRows.map((row) => row.id);
-    const { report: variants, otherProductsTouched } = await replaceProductContents(trx, catalog.products, productIds);
-
-    const inFile = new Set(catalog.products.map((product) => product.handle));
-    const missing = existing.filter((row) => !inFile.has(row.handle)).map((row) => row.handle).sort();
-    let unpublished: string[] = [];
-    if (options.unpublishMissing && missing.length > 0) {
-      const rows = await trx
-        .selectFrom('products')
-        .select(['id', 'handle'])
-        .where('handle', 'in', missing)
-        .where('status', '=', 'published')
-        .execute();
-      unpublished = rows.map((row) => row.handle).sort();
-      for (const row of rows) otherProductsTouched.add(row.id);
-      for (const handles of chunks(unpublished)) {
-        await trx
-          .updateTable('products')
-          .set((eb) => ({ status: 'draft', updated_at: now, version: eb('version', '+', 1) }))
-          .where('handle', 'in', handles)
-          .execute();
-      }
-    }
-
-    // Every import rewrites the regions it lists.
-    const catalogVersion = await recordCatalogChange(trx, { productIds: [...productIds, ...otherProductsTouched], regions: true }, at);
-    const created = productRows.filter((row) => !byHandle.has(row.handle)).length;
-    return {
-      regions,
-      products: { created, updated: productRows.length - created },
-      variants,
-      missing,
-      unpublished,
-      catalogVersion,
-    };
-  });
+  const plan: CatalogWritePlan = {
+    regions: catalog.regions,
+    handles: new Set(catalog.products.map((product) => product.handle)),
+    skus: new Set(catalog.products.flatMap((product) => product.variants.map((variant) => variant.sku))),
+    productCount: catalog.products.length,
+  };
+  return writeCatalog(db, plan, batchesOf(catalog.products, options.batchSize ?? IMPORT_BATCH_SIZE), options);
 }
 
-async function upsertRegions(trx: Trx, catalog: CatalogFile): Promise<ImportReport['regions']> {
+/**
+ * Writes a validated catalog in batches of products, each in a transaction of its own
+ * that records the products it touched as one catalog change, so running servers take
+ * the import in as it goes and no transaction holds the store for long. Regions come
+ * first, in their own transaction; the last one lists the products missing from the
+ * file (and unpublishes them with `unpublishMissing`).
+ *
+ * Regions are upserted by id, products by handle and variants by SKU, so ids (and the
+ * carts that refer to them) survive re-imports. A product in the file is replaced as a
+ * whole: its texts, options, variants and prices become exactly those of the file, and
+ * variants it no longer lists are removed and reported. Products missing from the file
+ * are never removed.
+ *
+ * An import that stops half-way (a crash, a lost connection) leaves the batches written
+ * so far; running it again converges, since everything is upserted.
+ */
+export async function writeCatalog(
+  db: Db,
+  plan: CatalogWritePlan,
+  batches: AsyncIterable<CatalogFileProduct[]> | Iterable<CatalogFileProduct[]>,
+  options: ImportOptions,
+): Promise<ImportReport> {
+  const at = options.now ?? new Date();
+  const report: ImportReport = {
+    regions: { created: 0, updated: 0 },
+    products: { created: 0, updated: 0 },
+    variants: { created: 0, updated: 0, removed: [] },
+    missing: [],
+    unpublished: [],
+    catalogVersion: 0,
+  };
+  // Every import rewrites the regions it lists.
+  report.catalogVersion = await db.transaction().execute(async (trx) => {
+    // The change is recorded first here, not last: it locks the catalog version until
+    // this transaction commits, so imports rewriting the regions at the same time (the
+    // seeds of instances starting together on one empty database) take turns instead
+    // of deadlocking over the regions' countries. The transaction is short.
+    const version = await recordCatalogChange(trx, { productIds: [], regions: true }, at);
+    report.regions = await upsertRegions(trx, plan.regions);
+    return version;
+  });
+
+  const meter = new ProgressMeter('writing', options, plan.productCount);
+  let written = 0;
+  for await (const batch of batches) {
+    report.catalogVersion = await db.transaction().execute(async (trx) => {
+      const touched = await writeProducts(trx, batch, plan, at, report);
+      return recordCatalogChange(trx, { productIds: touched, regions: false }, at);
+    });
+    written += batch.length;
+    meter.update(written);
+    // Lets a server that imports (over HTTP) answer its other requests between batches.
+    await yieldToEventLoop();
+  }
+
+  await db.transaction().execute(async (trx) => {
+    const unpublishedIds = await listMissing(trx, plan, options.unpublishMissing ?? false, at, report);
+    if (unpublishedIds.length > 0 || options.audit) {
+      report.catalogVersion = await recordCatalogChange(trx, { productIds: unpublishedIds, regions: false }, at);
+    }
+    await options.audit?.(trx, report.catalogVersion, report);
+  });
+  report.variants.removed.sort();
+  meter.finish(written);
+  return report;
+}
+
+function* batchesOf<T>(items: T[], size: number): Generator<T[]> {
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+}
+
+/** Writes one batch of products; returns the ids of every product it touched. */
+async function writeProducts(trx: Trx, products: CatalogFileProduct[], plan: CatalogWritePlan, at: Date, report: ImportReport) {
+  const now = at.toISOString();
+  const byHandle = new Map<string, { id: string; created_at: string }>();
+  for (const handles of chunks(products.map((product) => product.handle))) {
+    const rows = await trx.selectFrom('products').select(['id', 'handle', 'created_at']).where('handle', 'in', handles).execute();
+    for (const row of rows) byHandle.set(row.handle, row);
+  }
+  const generatedIds = new Set<string>();
+  const productRows = products.map((product) => {
+    const known = byHandle.get(product.handle);
+    const id = known?.id ?? newId('prod');
+    if (!known) generatedIds.add(id);
+    return {
+      id,
+      handle: product.handle,
+      status: product.status,
+      weighted: product.weighted ? 1 : 0,
+      thumbnail: product.thumbnail ?? null,
+      created_at: product.created_at ? new Date(product.created_at).toISOString() : (known?.created_at ?? now),
+      updated_at: now,
+    };
+  });
+  // The ids come back from the upsert: a product another import inserted since the
+  // select above (two instances seeding one empty database) keeps that import's id, and
+  // its contents are replaced like those of any stored product.
+  const idByHandle = new Map<string, string>();
+  for (const rows of chunks(productRows)) {
+    const upserted = await trx
+      .insertInto('products')
+      .values(rows)
+      .onConflict((conflict) =>
+        conflict.column('handle').doUpdateSet((eb) => ({
+          status: eb.ref('excluded.status'),
+          weighted: eb.ref('excluded.weighted'),
+          thumbnail: eb.ref('excluded.thumbnail'),
+          created_at: eb.ref('excluded.created_at'),
+          updated_at: eb.ref('excluded.updated_at'),
+          version: eb('products.version', '+', 1),
+        })),
+      )
+      .returning(['id', 'handle'])
+      .execute();
+    for (const row of upserted) idByHandle.set(row.handle, row.id);
+  }
+  const productIds = products.map((product) => idByHandle.get(product.handle)!);
+  const storedIds = productIds.filter((id) => !generatedIds.has(id));
+  report.products.created += products.length - storedIds.length;
+  report.products.updated += storedIds.length;
+  const otherProductsTouched = await replaceProductContents(trx, products, productIds, storedIds, plan, report);
+  return [...productIds, ...otherProductsTouched];
+}
+
+/**
+ * Fills in the handles in the store that the file does not list, and unpublishes the
+ * published ones among them when asked; returns the ids it unpublished.
+ */
+async function listMissing(trx: Trx, plan: CatalogWritePlan, unpublish: boolean, at: Date, report: ImportReport): Promise<string[]> {
+  const stored = await trx.selectFrom('products').select(['id', 'handle', 'status']).execute();
+  const missing = stored.filter((row) => !plan.handles.has(row.handle));
+  report.missing = missing.map((row) => row.handle).sort();
+  if (!unpublish) return [];
+  const published = missing.filter((row) => row.status === 'published');
+  report.unpublished = published.map((row) => row.handle).sort();
+  const ids = published.map((row) => row.id);
+  for (const batch of chunks(ids)) {
+    await trx
+      .updateTable('products')
+      .set((eb) => ({ status: 'draft', updated_at: at.toISOString(), version: eb('version', '+', 1) }))
+      .where('id', 'in', batch)
+      .execute();
+  }
+  return ids;
+}
+
+async function upsertRegions(trx: Trx, regions: CatalogFileRegion[]): Promise<ImportReport['regions']> {
   const known = new Set((await trx.selectFrom('regions').select('id').execute()).map((row) => row.id));
-  const fileCountries = catalog.regions.flatMap((region) => region.countries);
+  const fileCountries = regions.flatMap((region) => region.countries);
   // A country moving to another region is released by its old region first.
   await trx.deleteFrom('region_countries').where('country', 'in', fileCountries).execute();
-  for (const [position, region] of catalog.regions.entries()) {
+  for (const [position, region] of regions.entries()) {
     await trx
       .insertInto('regions')
       .values({ id: region.id, name: region.name, currency: region.currency, position })
@@ -127,37 +232,44 @@ async function upsertRegions(trx: Trx, catalog: CatalogFile): Promise<ImportRepo
       .values(region.countries.map((country) => ({ country, region_id: region.id })))
       .execute();
   }
-  const created = catalog.regions.filter((region) => !known.has(region.id)).length;
-  return { created, updated: catalog.regions.length - created };
+  const created = regions.filter((region) => !known.has(region.id)).length;
+  return { created, updated: regions.length - created };
 }
 
+/**
+ * Replaces the texts, options, variants and prices of a batch's products (`storedIds`:
+ * those already in the store, which have contents to clear) with the file's; returns
+ * the ids of the products outside the batch that lost a SKU to it.
+ */
 async function replaceProductContents(
   trx: Trx,
   products: CatalogFileProduct[],
   productIds: string[],
-): Promise<{ report: ImportReport['variants']; otherProductsTouched: Set<string> }> {
-  const fileSkus = new Set(products.flatMap((product) => product.variants.map((variant) => variant.sku)));
+  storedIds: string[],
+  plan: CatalogWritePlan,
+  report: ImportReport,
+): Promise<Set<string>> {
+  const batchSkus = products.flatMap((product) => product.variants.map((variant) => variant.sku));
   const knownVariants = new Map<string, string>();
-  const removed: string[] = [];
-  for (const ids of chunks(productIds)) {
+  for (const ids of chunks(storedIds)) {
     const rows = await trx.selectFrom('variants').select(['id', 'sku']).where('product_id', 'in', ids).execute();
-    for (const row of rows) {
-      if (fileSkus.has(row.sku)) continue;
-      removed.push(row.sku);
-      await trx.deleteFrom('variants').where('id', '=', row.id).execute();
-    }
+    // A SKU the file lists elsewhere moves to its product (in this batch or another) and
+    // keeps its id; only the SKUs the file no longer lists at all are removed.
+    const removed = rows.filter((row) => !plan.skus.has(row.sku));
+    report.variants.removed.push(...removed.map((row) => row.sku));
+    for (const batch of chunks(removed.map((row) => row.id))) await trx.deleteFrom('variants').where('id', 'in', batch).execute();
     await trx.deleteFrom('product_translations').where('product_id', 'in', ids).execute();
     await trx.deleteFrom('product_options').where('product_id', 'in', ids).execute();
   }
   // SKUs are unique across the catalog: a SKU may move here from a product outside the
-  // file, which then changes too.
-  const inFile = new Set(productIds);
+  // batch, which then changes too.
+  const inBatch = new Set(productIds);
   const otherProductsTouched = new Set<string>();
-  for (const skus of chunks([...fileSkus])) {
+  for (const skus of chunks(batchSkus)) {
     const rows = await trx.selectFrom('variants').select(['id', 'sku', 'product_id']).where('sku', 'in', skus).execute();
     for (const row of rows) {
       knownVariants.set(row.sku, row.id);
-      if (!inFile.has(row.product_id)) otherProductsTouched.add(row.product_id);
+      if (!inBatch.has(row.product_id)) otherProductsTouched.add(row.product_id);
     }
   }
   for (const ids of chunks([...knownVariants.values()])) {
@@ -186,8 +298,9 @@ async function replaceProductContents(
   for (const batch of chunks(rows.optionValues)) await trx.insertInto('variant_option_values').values(batch).execute();
   for (const batch of chunks(rows.prices)) await trx.insertInto('prices').values(batch).execute();
 
-  const created = rows.variants.length - knownVariants.size;
-  return { report: { created, updated: knownVariants.size, removed: removed.sort() }, otherProductsTouched };
+  report.variants.created += rows.variants.length - knownVariants.size;
+  report.variants.updated += knownVariants.size;
+  return otherProductsTouched;
 }
 
 function buildContentRows(products: CatalogFileProduct[], productIds: string[], knownVariants: Map<string, string>) {

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { CatalogFile, CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
+import { placeholderOf } from './catalog-file-stream.js';
 
 export interface CatalogFileProblem {
   /** JSONPath of the offending value, e.g. `$.products[3].variants[0].sku`. */
@@ -10,58 +11,184 @@ export interface CatalogFileProblem {
 
 export type CatalogFileCheck =
   | { ok: true; catalog: CatalogFile }
-  | { ok: false; problems: CatalogFileProblem[] };
+  | { ok: false; problems: CatalogFileProblem[]; truncated: boolean };
+
+/**
+ * At most this many problems are collected: a file that is wrong throughout (a wrong
+ * field name in every product of 100,000) would otherwise report millions of them. A
+ * streamed check stops reading at this point.
+ */
+export const MAX_PROBLEMS = 1000;
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
 addFormats.default(ajv);
 const validateShape = ajv.compile<CatalogFile>(CatalogFile);
 const isWellFormedRegion = ajv.compile<CatalogFileRegion>(CatalogFileRegion);
-const isWellFormedProduct = ajv.compile<CatalogFileProduct>(CatalogFileProduct);
+/** The product schema alone; fills in the product's defaults. */
+export const isWellFormedProduct = ajv.compile<CatalogFileProduct>(CatalogFileProduct);
 
-/** What the cross-reference rules read: entries by their index in the file, undefined where malformed. */
-interface CheckedParts {
-  regions: (CatalogFileRegion | undefined)[];
-  products: (CatalogFileProduct | undefined)[];
+/** A product has at most 100 variants: a SKU's first use is stored as one number, product index × 128 + variant index. */
+const VARIANT_SLOTS = 128;
+
+/**
+ * The rules of a catalog file, applied part by part so that a file can be checked while
+ * it streams by, one product at a time: the regions first (`useRegions`), then each
+ * product (`checkProduct`), and the file without its products (`checkHeader`). Each
+ * part is checked against its JSON Schema, and the rules a schema cannot express
+ * (uniqueness, references between regions, options and prices) run over the
+ * well-formed parts, so that one run lists every problem rather than only the shape
+ * errors. Problems carry the JSON path they have in the whole file.
+ */
+export class CatalogFileChecker {
+  readonly problems: CatalogFileProblem[] = [];
+  /** The handles of the well-formed products checked so far. */
+  readonly handles = new Set<string>();
+  /** The SKUs of the well-formed products checked so far, with their first use. */
+  private readonly skus = new Map<string, number>();
+  private readonly regionCurrency = new Map<string, string>();
   /** Every region id the file declares, malformed regions included, so none is reported as unknown. */
-  regionIds: Set<string>;
+  private readonly regionIds = new Set<string>();
+  productCount = 0;
+
+  /** The cap is reached: later problems are not collected. */
+  get full(): boolean {
+    return this.problems.length >= MAX_PROBLEMS;
+  }
+
+  hasSku(sku: string): boolean {
+    return this.skus.has(sku);
+  }
+
+  /** The regions the products' prices refer to (the file's `regions` member, whatever it holds). */
+  useRegions(regions: unknown): void {
+    for (const region of entries(regions)) {
+      const id = (region as { id?: unknown } | null)?.id;
+      if (typeof id === 'string') this.regionIds.add(id);
+      if (isWellFormedRegion(region) && !this.regionCurrency.has(region.id)) this.regionCurrency.set(region.id, region.currency);
+    }
+  }
+
+  /** Checks the product at `index` of the file's products, filling in its defaults; true when it is well-formed. */
+  checkProduct(product: unknown, index: number): product is CatalogFileProduct {
+    this.productCount++;
+    const at = `$.products[${index}]`;
+    if (!isWellFormedProduct(product)) {
+      for (const error of isWellFormedProduct.errors ?? []) this.shapeProblem(error, `/products/${index}`);
+      return false;
+    }
+    if (this.handles.has(product.handle)) this.report(`${at}.handle`, `duplicate handle "${product.handle}"`);
+    this.handles.add(keptCopy(product.handle));
+
+    const optionNames = new Set<string>();
+    product.options.forEach((option, o) => {
+      if (optionNames.has(option.name)) this.report(`${at}.options[${o}].name`, `duplicate option name "${option.name}"`);
+      optionNames.add(option.name);
+    });
+
+    const combinations = new Set<string>();
+    product.variants.forEach((variant, v) => {
+      const vat = `${at}.variants[${v}]`;
+      const firstUse = this.skus.get(variant.sku);
+      if (firstUse !== undefined) {
+        this.report(`${vat}.sku`, `duplicate SKU "${variant.sku}" (first used at ${skuPath(firstUse)})`);
+      } else this.skus.set(keptCopy(variant.sku), index * VARIANT_SLOTS + v);
+
+      if (variant.options.length !== product.options.length) {
+        this.report(`${vat}.options`, `has ${variant.options.length} values but the product has ${product.options.length} options`);
+      } else {
+        variant.options.forEach((value, i) => {
+          const option = product.options[i]!;
+          if (!option.values.includes(value)) {
+            this.report(`${vat}.options[${i}]`, `"${value}" is not a value of option "${option.name}"`);
+          }
+        });
+        const combination = JSON.stringify(variant.options);
+        if (combinations.has(combination)) this.report(`${vat}.options`, `another variant already has the options ${combination}`);
+        combinations.add(combination);
+      }
+
+      const priceKeys = new Set<string>();
+      variant.prices.forEach((price, i) => {
+        const pat = `${vat}.prices[${i}]`;
+        const key = `${price.currency}/${price.region ?? ''}`;
+        if (priceKeys.has(key)) {
+          this.report(pat, `duplicate price for ${price.currency}${price.region ? ` in region "${price.region}"` : ''}`);
+        }
+        priceKeys.add(key);
+        if (price.region === undefined) return;
+        const currency = this.regionCurrency.get(price.region);
+        if (!this.regionIds.has(price.region)) this.report(`${pat}.region`, `unknown region "${price.region}"`);
+        else if (currency !== undefined && currency !== price.currency) {
+          this.report(`${pat}.currency`, `region "${price.region}" uses ${currency}, not ${price.currency}`);
+        }
+      });
+    });
+    return true;
+  }
+
+  /** Checks the file with its products replaced by `placeholderOf(products)`: its shape, and the rules between regions. */
+  checkHeader(header: unknown): void {
+    if (!validateShape(header)) for (const error of validateShape.errors ?? []) this.shapeProblem(error, '');
+    const file = (typeof header === 'object' && header !== null ? header : {}) as Record<string, unknown>;
+    const seenIds = new Set<string>();
+    const countryRegion = new Map<string, string>();
+    entries(file.regions).forEach((region, r) => {
+      if (!isWellFormedRegion(region)) return;
+      if (seenIds.has(region.id)) this.report(`$.regions[${r}].id`, `duplicate region id "${region.id}"`);
+      seenIds.add(region.id);
+      region.countries.forEach((country, c) => {
+        const owner = countryRegion.get(country);
+        if (owner !== undefined && owner !== region.id) {
+          this.report(`$.regions[${r}].countries[${c}]`, `country "${country}" is already served by region "${owner}"`);
+        }
+        countryRegion.set(country, region.id);
+      });
+    });
+  }
+
+  private report(path: string, message: string): void {
+    if (!this.full) this.problems.push({ path, message });
+  }
+
+  private shapeProblem(error: ErrorObject, prefix: string): void {
+    const path = toJsonPath(prefix + error.instancePath);
+    if (error.keyword === 'additionalProperties') {
+      this.report(path, `unknown property "${String(error.params.additionalProperty)}"`);
+    } else if (error.keyword === 'required') {
+      this.report(path, `missing required property "${String(error.params.missingProperty)}"`);
+    } else this.report(path, error.message ?? 'is invalid');
+  }
 }
 
 /**
- * Checks a whole catalog file before anything is written, and reports every problem
- * with its JSON path: first the shape (the JSON Schema), then the rules a schema
- * cannot express (uniqueness, references between regions, options and prices).
+ * Checks a whole catalog file, already parsed, before anything is written, and reports
+ * every problem (up to `MAX_PROBLEMS`) with its JSON path. Fills in the defaults.
  */
 export function validateCatalogFile(input: unknown): CatalogFileCheck {
-  if (validateShape(input)) {
-    const problems = crossReferenceProblems({ ...input, regionIds: new Set(input.regions.map((region) => region.id)) });
-    return problems.length > 0 ? { ok: false, problems } : { ok: true, catalog: input };
-  }
-  // The rules between values also run over the well-formed regions and products of a
-  // malformed file, so that one run lists every problem rather than only the shape errors.
-  const problems = (validateShape.errors ?? []).map(shapeProblem);
-  return { ok: false, problems: [...problems, ...crossReferenceProblems(wellFormedParts(input))] };
+  const checker = new CatalogFileChecker();
+  const file = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : undefined;
+  checker.useRegions(file?.regions);
+  entries(file?.products).forEach((product, index) => checker.checkProduct(product, index));
+  checker.checkHeader(file && 'products' in file ? { ...file, products: placeholderOf(file.products) } : input);
+  if (checker.problems.length > 0) return { ok: false, problems: checker.problems, truncated: checker.full };
+  return { ok: true, catalog: input as CatalogFile };
 }
 
-function wellFormedParts(input: unknown): CheckedParts {
-  const file = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-  const entries = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-  const regionIds = entries(file.regions).map((region) => (region as { id?: unknown } | null)?.id);
-  return {
-    regions: entries(file.regions).map((region) => (isWellFormedRegion(region) ? region : undefined)),
-    products: entries(file.products).map((product) => (isWellFormedProduct(product) ? product : undefined)),
-    regionIds: new Set(regionIds.filter((id): id is string => typeof id === 'string')),
-  };
+/**
+ * A copy of a string that is kept for the whole check. A streaming parser's strings may
+ * be slices of the chunk of text they were read from, and a kept slice keeps its whole
+ * chunk alive: the handles and SKUs of a 241 MB file kept 300 MB of its text.
+ */
+function keptCopy(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
 }
 
-function shapeProblem(error: ErrorObject): CatalogFileProblem {
-  const path = toJsonPath(error.instancePath);
-  if (error.keyword === 'additionalProperties') {
-    return { path, message: `unknown property "${String(error.params.additionalProperty)}"` };
-  }
-  if (error.keyword === 'required') {
-    return { path, message: `missing required property "${String(error.params.missingProperty)}"` };
-  }
-  return { path, message: error.message ?? 'is invalid' };
+function entries(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function skuPath(firstUse: number): string {
+  return `$.products[${Math.floor(firstUse / VARIANT_SLOTS)}].variants[${firstUse % VARIANT_SLOTS}].sku`;
 }
 
 function toJsonPath(pointer: string): string {
@@ -74,78 +201,4 @@ function toJsonPath(pointer: string): string {
       .map((part) => (/^\d+$/.test(part) ? `[${part}]` : /^[A-Za-z_$][\w$]*$/.test(part) ? `.${part}` : `[${JSON.stringify(part)}]`))
       .join('')
   );
-}
-
-function crossReferenceProblems(catalog: CheckedParts): CatalogFileProblem[] {
-  const problems: CatalogFileProblem[] = [];
-  const report = (path: string, message: string) => problems.push({ path, message });
-
-  const regionCurrency = new Map<string, string>();
-  const countryRegion = new Map<string, string>();
-  catalog.regions.forEach((region, r) => {
-    if (!region) return;
-    if (regionCurrency.has(region.id)) report(`$.regions[${r}].id`, `duplicate region id "${region.id}"`);
-    regionCurrency.set(region.id, region.currency);
-    region.countries.forEach((country, c) => {
-      const owner = countryRegion.get(country);
-      if (owner !== undefined && owner !== region.id) {
-        report(`$.regions[${r}].countries[${c}]`, `country "${country}" is already served by region "${owner}"`);
-      }
-      countryRegion.set(country, region.id);
-    });
-  });
-
-  const handles = new Set<string>();
-  const skus = new Map<string, string>();
-  catalog.products.forEach((product, p) => {
-    if (!product) return;
-    const at = `$.products[${p}]`;
-    if (handles.has(product.handle)) report(`${at}.handle`, `duplicate handle "${product.handle}"`);
-    handles.add(product.handle);
-
-    const optionNames = new Set<string>();
-    product.options.forEach((option, o) => {
-      if (optionNames.has(option.name)) report(`${at}.options[${o}].name`, `duplicate option name "${option.name}"`);
-      optionNames.add(option.name);
-    });
-
-    const combinations = new Set<string>();
-    product.variants.forEach((variant, v) => {
-      const vat = `${at}.variants[${v}]`;
-      const firstUse = skus.get(variant.sku);
-      if (firstUse !== undefined) report(`${vat}.sku`, `duplicate SKU "${variant.sku}" (first used at ${firstUse})`);
-      else skus.set(variant.sku, `${vat}.sku`);
-
-      if (variant.options.length !== product.options.length) {
-        report(`${vat}.options`, `has ${variant.options.length} values but the product has ${product.options.length} options`);
-      } else {
-        variant.options.forEach((value, i) => {
-          const option = product.options[i]!;
-          if (!option.values.includes(value)) {
-            report(`${vat}.options[${i}]`, `"${value}" is not a value of option "${option.name}"`);
-          }
-        });
-        const combination = JSON.stringify(variant.options);
-        if (combinations.has(combination)) report(`${vat}.options`, `another variant already has the options ${combination}`);
-        combinations.add(combination);
-      }
-
-      const priceKeys = new Set<string>();
-      variant.prices.forEach((price, i) => {
-        const pat = `${vat}.prices[${i}]`;
-        const key = `${price.currency}/${price.region ?? ''}`;
-        if (priceKeys.has(key)) {
-          report(pat, `duplicate price for ${price.currency}${price.region ? ` in region "${price.region}"` : ''}`);
-        }
-        priceKeys.add(key);
-        if (price.region === undefined) return;
-        const currency = regionCurrency.get(price.region);
-        if (!catalog.regionIds.has(price.region)) report(`${pat}.region`, `unknown region "${price.region}"`);
-        else if (currency !== undefined && currency !== price.currency) {
-          report(`${pat}.currency`, `region "${price.region}" uses ${currency}, not ${price.currency}`);
-        }
-      });
-    });
-  });
-  return problems;
 }

@@ -1,0 +1,220 @@
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { CatalogFileInvalid, checkCatalogFile, importCatalogFile } from '../../src/catalog/file/import-catalog-file.js';
+import type { ImportProgress } from '../../src/catalog/file/import-progress.js';
+import { MAX_PROBLEMS, validateCatalogFile } from '../../src/catalog/file/validate-catalog-file.js';
+import { readCatalogVersion } from '../../src/catalog/change-log.js';
+import { getOk } from '../support/catalog-assertions.js';
+import { catalog, product, REGIONS, tempDir, variant, type TempDir } from '../support/catalog-builder.js';
+import { dumpCatalog } from '../support/catalog-store.js';
+import { INVALID_CATALOG } from '../support/invalid-catalog.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+/** `count` products `bulk-0`, `bulk-1`..., one variant each (SKU `BULK-n`). */
+const bulk = (count: number, from = 0) =>
+  Array.from({ length: count }, (_, i) => product(`bulk-${from + i}`, { created_at: new Date(Date.UTC(2025, 0, 1, 0, 0, from + i)).toISOString() }));
+
+/** Products of the catalog with their ids, by handle. */
+async function productIds(testApp: TestApp): Promise<Map<string, string>> {
+  const rows = await testApp.store.db.selectFrom('products').select(['id', 'handle']).execute();
+  return new Map(rows.map((row) => [row.handle, row.id]));
+}
+
+async function changesAfter(testApp: TestApp, seq: number) {
+  const rows = await testApp.store.db
+    .selectFrom('catalog_changes')
+    .select(['seq', 'product_ids', 'regions_changed'])
+    .where('seq', '>', seq)
+    .orderBy('seq')
+    .execute();
+  return rows.map((row) => ({ seq: Number(row.seq), productIds: (JSON.parse(row.product_ids) as string[]).sort(), regions: row.regions_changed === 1 }));
+}
+
+describe('streaming catalog import: the file is checked whole, then written in batches', () => {
+  let dir: TempDir;
+  let testApp: TestApp;
+
+  before(async () => {
+    dir = await tempDir();
+    testApp = await startTestApp({ catalog: [product('stays', { variants: [variant('MOVES')] })] });
+  });
+  after(async () => {
+    await testApp.close();
+    await dir.remove();
+  });
+
+  it('rejects an invalid product deep in a file with its path, and writes nothing of the valid products before it', async () => {
+    const products = bulk(1300);
+    products[1234] = product('bulk-1234', { variants: [variant('DEEP', { prices: [{ currency: 'EUR', amount: 5, region: 'reg_mars' }] })] });
+    const file = await dir.writeJson('deep-invalid.json', catalog(products));
+    const before = await dumpCatalog(testApp.store.db);
+    await assert.rejects(importCatalogFile(testApp.store.db, file), (error: unknown) => {
+      assert.ok(error instanceof CatalogFileInvalid);
+      assert.deepEqual(error.problems, [{ path: '$.products[1234].variants[0].prices[0].region', message: 'unknown region "reg_mars"' }]);
+      assert.equal(error.truncated, false);
+      return true;
+    });
+    assert.deepEqual(await dumpCatalog(testApp.store.db), before);
+  });
+
+  it('rejects a file cut off in its products as not JSON, with the product where reading stopped', async () => {
+    const text = JSON.stringify(catalog(bulk(300)));
+    const file = path.join(dir.path, 'cut.json');
+    await writeFile(file, text.slice(0, text.indexOf('"bulk-250"') + 20));
+    await assert.rejects(checkCatalogFile(file), (error: unknown) => {
+      assert.ok(error instanceof CatalogFileInvalid);
+      assert.equal(error.problems.length, 1);
+      assert.equal(error.problems[0]!.path, '$.products[250]');
+      assert.match(error.problems[0]!.message, /^is not valid JSON/);
+      return true;
+    });
+  });
+
+  it('rejects a file with a key twice at the top level, which a parser would silently take the last of', async () => {
+    const file = path.join(dir.path, 'twice.json');
+    await writeFile(file, `{"version":1,"regions":${JSON.stringify(REGIONS)},"products":[],"products":[]}`);
+    await assert.rejects(checkCatalogFile(file), (error: unknown) => {
+      assert.ok(error instanceof CatalogFileInvalid);
+      assert.deepEqual(error.problems.map((problem) => problem.path), ['$.products']);
+      assert.match(error.problems[0]!.message, /appears twice/);
+      return true;
+    });
+  });
+
+  it(`stops at ${MAX_PROBLEMS} problems and says the list is cut short`, async () => {
+    const products = bulk(MAX_PROBLEMS + 200).map((entry) => ({ ...entry, colour: 'red' }));
+    const file = await dir.writeJson('many-problems.json', catalog(products));
+    await assert.rejects(checkCatalogFile(file), (error: unknown) => {
+      assert.ok(error instanceof CatalogFileInvalid);
+      assert.equal(error.problems.length, MAX_PROBLEMS);
+      assert.equal(error.truncated, true);
+      assert.deepEqual(error.problems[MAX_PROBLEMS - 1], { path: `$.products[${MAX_PROBLEMS - 1}]`, message: 'unknown property "colour"' });
+      assert.match(error.message, new RegExp(`the first ${MAX_PROBLEMS} problems; checking stopped there`));
+      return true;
+    });
+  });
+
+  it('reports the same problems streaming as for the parsed file', async () => {
+    const file = await dir.writeJson('invalid.json', INVALID_CATALOG);
+    const parsed = validateCatalogFile(structuredClone(INVALID_CATALOG));
+    assert.ok(!parsed.ok);
+    await assert.rejects(checkCatalogFile(file), (error: unknown) => {
+      assert.ok(error instanceof CatalogFileInvalid);
+      const sorted = (problems: { path: string; message: string }[]) => problems.map((p) => `${p.path}: ${p.message}`).sort();
+      assert.deepEqual(sorted(error.problems), sorted(parsed.problems));
+      return true;
+    });
+  });
+
+  it('checks prices against regions listed after the products', async () => {
+    const bad = catalog([product('late-a'), product('late-b', { variants: [variant('LB', { prices: [{ currency: 'USD', amount: 1, region: 'reg_gb' }] })] })]);
+    const file = path.join(dir.path, 'regions-last.json');
+    await writeFile(file, JSON.stringify({ version: 1, products: bad.products, regions: bad.regions }));
+    await assert.rejects(checkCatalogFile(file), (error: unknown) => {
+      assert.ok(error instanceof CatalogFileInvalid);
+      assert.deepEqual(error.problems.map((problem) => problem.path), ['$.products[1].variants[0].prices[0].currency']);
+      return true;
+    });
+    await writeFile(file, JSON.stringify({ products: [product('late-a')], regions: REGIONS, version: 1 }));
+    const checked = await checkCatalogFile(file);
+    assert.equal(checked.productCount, 1);
+    assert.equal(checked.regions.length, REGIONS.length);
+  });
+
+  it('writes an import bigger than a batch: every product served, one change per batch listing exactly its products, the last change the version', async () => {
+    const before = await readCatalogVersion(testApp.store.db);
+    const stays = (await productIds(testApp)).get('stays')!;
+    // bulk-7 takes the SKU MOVES from `stays`, which is not in the file: the batch that moves it lists `stays` too.
+    const products = bulk(25);
+    products[7] = product('bulk-7', { created_at: products[7]!.created_at, variants: [variant('MOVES')] });
+    const file = await dir.writeJson('bulk.json', catalog(products));
+
+    const report = await importCatalogFile(testApp.store.db, file, { batchSize: 10, unpublishMissing: true });
+    assert.deepEqual(report.products, { created: 25, updated: 0 });
+    assert.deepEqual(report.variants, { created: 24, updated: 1, removed: [] });
+    assert.deepEqual(report.unpublished, ['stays']);
+
+    const ids = await productIds(testApp);
+    const idsOf = (handles: string[]) => handles.map((handle) => ids.get(handle)!).sort();
+    const handlesOf = (from: number, to: number) => products.slice(from, to).map((entry) => entry.handle);
+    assert.deepEqual(await changesAfter(testApp, before), [
+      { seq: before + 1, productIds: [], regions: true },
+      { seq: before + 2, productIds: [...idsOf(handlesOf(0, 10)), stays].sort(), regions: false },
+      { seq: before + 3, productIds: idsOf(handlesOf(10, 20)), regions: false },
+      { seq: before + 4, productIds: idsOf(handlesOf(20, 25)), regions: false },
+      { seq: before + 5, productIds: [stays], regions: false },
+    ]);
+    assert.equal(report.catalogVersion, before + 5);
+
+    await testApp.app.catalogReadModel.refresh();
+    assert.equal((await getOk(testApp.client, '/public/v1/products')).count, 25);
+    for (const handle of handlesOf(0, 25)) assert.equal((await getOk(testApp.client, `/public/v1/products/${handle}`)).product.handle, handle);
+    const moved = await getOk(testApp.client, '/public/v1/products/bulk-7');
+    assert.deepEqual(moved.product.variants.map((entry: { sku: string }) => entry.sku), ['MOVES']);
+  });
+
+  it('converges when run again: the same ids, nothing created, the same catalog', async () => {
+    const file = await dir.writeJson('bulk-again.json', catalog(bulk(25)));
+    await importCatalogFile(testApp.store.db, file, { batchSize: 10 });
+    const ids = await productIds(testApp);
+    const report = await importCatalogFile(testApp.store.db, file, { batchSize: 10 });
+    assert.deepEqual(report.products, { created: 0, updated: 25 });
+    assert.deepEqual(await productIds(testApp), ids);
+  });
+
+  it('runs the audit hook in the last transaction with the final version: when it fails, that step rolls back', async () => {
+    const file = await dir.writeJson('audited.json', catalog(bulk(3)));
+    let seen: { version: number; products: number } | undefined;
+    const report = await importCatalogFile(testApp.store.db, file, {
+      audit: async (trx, version, soFar) => {
+        assert.equal(await readCatalogVersion(trx), version);
+        seen = { version, products: soFar.products.updated + soFar.products.created };
+      },
+    });
+    assert.deepEqual(seen, { version: report.catalogVersion, products: 3 });
+
+    const before = await readCatalogVersion(testApp.store.db);
+    await assert.rejects(
+      importCatalogFile(testApp.store.db, file, {
+        unpublishMissing: true,
+        audit: async () => {
+          throw new Error('audit refused');
+        },
+      }),
+      /audit refused/,
+    );
+    // The batches committed (one change each, regions and products), the last step did not: nothing was unpublished.
+    assert.equal(await readCatalogVersion(testApp.store.db), before + 2);
+    const drafts = await testApp.store.db.selectFrom('products').select('handle').where('status', '=', 'draft').execute();
+    assert.ok(!drafts.some((row) => row.handle === 'bulk-10'), 'bulk-10 stays published');
+  });
+
+  it('reports progress of both phases with rates and time left, and their ends', async () => {
+    const file = await dir.writeJson('progress.json', catalog(bulk(2000)));
+    const events: ImportProgress[] = [];
+    await importCatalogFile(testApp.store.db, file, { batchSize: 250, progressIntervalMs: 0, onProgress: (event) => events.push(event) });
+
+    const validating = events.filter((event) => event.phase === 'validating');
+    const writing = events.filter((event) => event.phase === 'writing');
+    assert.ok(validating.length > 2, `${validating.length} validation reports`);
+    assert.equal(writing.length, 2000 / 250 + 1);
+    assert.ok(events.indexOf(writing[0]!) > events.indexOf(validating.at(-1)!), 'validation ends before writing begins');
+
+    const running = validating.at(-2)!;
+    assert.equal(running.done, false);
+    assert.ok(running.bytesRead! > 0 && running.bytesRead! <= running.totalBytes!);
+    assert.equal(typeof running.etaSeconds, 'number');
+    assert.deepEqual(
+      writing.map((event) => event.products),
+      [250, 500, 750, 1000, 1250, 1500, 1750, 2000, 2000],
+    );
+    assert.ok(writing.every((event) => event.totalProducts === 2000 && typeof event.etaSeconds === 'number'));
+    for (const last of [validating.at(-1)!, writing.at(-1)!]) {
+      assert.equal(last.done, true);
+      assert.equal(last.products, 2000);
+    }
+    assert.equal(validating.at(-1)!.bytesRead, validating.at(-1)!.totalBytes);
+  });
+});
