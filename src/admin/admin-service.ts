@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
 import type { CatalogChangeFeed } from '../catalog/catalog-change-feed.js';
 import { recordCatalogChange } from '../catalog/change-log.js';
 import type { CatalogFileProduct, CatalogFileRegion } from '../catalog/file/catalog-file-schema.js';
 import type { ImportReport } from '../catalog/file/import-catalog.js';
 import { setInventory, setPrices, type InventoryRow, type PriceRow, type RowResult } from '../catalog/write/bulk.js';
-import { importCatalogFile } from '../catalog/write/import-file.js';
+import { importCatalogFile } from '../catalog/file/import-catalog-file.js';
 import { deleteProduct, patchProduct, putProduct, type ProductPatch } from '../catalog/write/products.js';
 import { readProduct, readVariant, type StoredProduct } from '../catalog/write/read.js';
 import { putRegion, storedRegions, type RegionChange } from '../catalog/write/regions.js';
@@ -136,20 +137,26 @@ export class AdminService {
   }
 
   /**
-   * Imports a catalog file the request was spooled to, on the CLI's code path. The import
-   * makes its own catalog change; its audit entry follows in a transaction of its own.
+   * Imports a catalog file the request was spooled to, on the CLI's code path; its audit
+   * entry commits with the import's last change.
    */
-  async importFile(actor: string, path: string, unpublishMissing: boolean): Promise<ImportReport> {
-    const report = await importCatalogFile(this.db, path, { unpublishMissing, now: this.clock() });
-    const entry: AuditEntry = {
-      action: 'import',
-      targetType: 'catalog',
-      targetId: 'catalog',
-      versionBefore: null,
-      versionAfter: report.catalogVersion,
-      changes: { unpublish_missing: unpublishMissing, products: report.products, variants: { ...report.variants, removed: report.variants.removed.length } },
-    };
-    await this.db.transaction().execute((trx) => recordAudit(trx, report.catalogVersion, actor, [entry], this.clock()));
+  async importFile(actor: string, path: string, unpublishMissing: boolean, log: FastifyBaseLogger): Promise<ImportReport> {
+    const report = await importCatalogFile(this.db, path, {
+      unpublishMissing,
+      now: this.clock(),
+      onProgress: (progress) => log.info({ progress }, 'catalog import over the admin API'),
+      audit: (trx, catalogVersion, imported) =>
+        recordAudit(trx, catalogVersion, actor, [
+          {
+            action: 'import',
+            targetType: 'catalog',
+            targetId: 'catalog',
+            versionBefore: null,
+            versionAfter: catalogVersion,
+            changes: { unpublish_missing: unpublishMissing, products: imported.products, variants: { ...imported.variants, removed: imported.variants.removed.length } },
+          },
+        ], this.clock()),
+    });
     await this.changes.committed(report.catalogVersion);
     return report;
   }

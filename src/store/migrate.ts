@@ -4,7 +4,6 @@ import * as catalog from './migrations/0001-catalog.js';
 import * as sandbox from './migrations/0002-sandbox.js';
 import * as deploymentSecrets from './migrations/0003-deployment-secrets.js';
 import * as liveCatalog from './migrations/0004-live-catalog.js';
-import * as catalogChildIndexes from './migrations/0005-catalog-child-indexes.js';
 
 /** Migrations live in code so the same list runs from `src` (tsx) and from `dist`. */
 const migrations: Record<string, Migration> = {
@@ -12,7 +11,6 @@ const migrations: Record<string, Migration> = {
   '0002-sandbox': sandbox,
   '0003-deployment-secrets': deploymentSecrets,
   '0004-live-catalog': liveCatalog,
-  '0005-catalog-child-indexes': catalogChildIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -81,7 +81,7 @@ export function importRoutes(app: FastifyInstance, { config, service }: AdminRou
         if (!file) throw new AdminProblem('INVALID_REQUEST', 'Invalid request: the body must be a catalog file.', 'Send the file as the body with Content-Type: application/json.');
         let report: ImportReport;
         try {
-          report = await service.importFile(actorOf(request), file.path, request.query.unpublish_missing);
+          report = await service.importFile(actorOf(request), file.path, request.query.unpublish_missing, request.log);
         } catch (error) {
           throw invalidFile(error) ?? error;
         }
