@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { writeServedDocuments } from './served-document.js';
 
 /** What one committed catalog change touched. */
 export interface CatalogChange {
@@ -26,17 +27,20 @@ const PRUNE_EVERY = 100;
 
 /**
  * Records a catalog change inside the transaction that makes it, as the last thing that
- * transaction does. Its sequence is the new catalog version: the version row is locked
- * until the transaction commits, so concurrent writers get consecutive sequences and
- * commit in sequence order, and an instance that has seen change N has seen every
+ * transaction does: it rewrites the served documents of the products it touched, then
+ * takes the next sequence. The sequence is the new catalog version: the version row is
+ * locked until the transaction commits, so concurrent writers get consecutive sequences
+ * and commit in sequence order, and an instance that has seen change N has seen every
  * change before it.
  */
 export async function recordCatalogChange(trx: Kysely<Database>, change: CatalogChange, now: Date): Promise<number> {
   const at = now.toISOString();
+  const productIds = [...new Set(change.productIds)];
+  await writeServedDocuments(trx, productIds);
   const seq = await bumpCatalogVersion(trx, at);
   await trx
     .insertInto('catalog_changes')
-    .values({ seq, product_ids: JSON.stringify([...new Set(change.productIds)]), regions_changed: change.regions ? 1 : 0, changed_at: at })
+    .values({ seq, product_ids: JSON.stringify(productIds), regions_changed: change.regions ? 1 : 0, changed_at: at })
     .execute();
   if (seq % PRUNE_EVERY === 0) {
     const cutoff = new Date(now.getTime() - CHANGE_LOG_RETENTION_MS).toISOString();

@@ -51,6 +51,8 @@ export interface ProductTable {
   updated_at: string;
   /** Grows with every change to the product's own fields or texts; the admin API's ETag. */
   version: Generated<number>;
+  /** JSON: the product's texts, options and variants as read models load them (catalog/served-document.ts); null until first written. */
+  served: Generated<string | null>;
 }
 
 export interface ProductTranslationTable {

@@ -126,14 +126,15 @@ export class LiveCatalog {
       if (before && after && before.createdAt === after.createdAt) {
         this.#products[this.#indexOf(before)] = after;
         if (!sameSearchFields(before, after)) {
-          this.#search.replace(searchDocument(after));
+          this.#search.remove(searchDocument(before));
+          this.#search.add(searchDocument(after));
           reranked = true;
         }
         continue;
       }
       if (before) {
         leaving.add(before);
-        this.#search.discard(id);
+        this.#search.remove(searchDocument(before));
       }
       if (after) {
         arriving.push(after);
@@ -143,6 +144,23 @@ export class LiveCatalog {
     }
     if (leaving.size > 0 || arriving.length > 0) this.#reorder(leaving, arriving);
     if (reranked) this.#rankingGeneration++;
+  }
+
+  /**
+   * A full build's way in: products that are not in the catalog yet, with no ordering
+   * work per call; `sort()` orders them once at the end, before the catalog is served.
+   */
+  add(products: Iterable<CatalogProduct>): void {
+    for (const product of products) {
+      this.#remember(product);
+      this.#search.add(searchDocument(product));
+      this.#products.push(product);
+    }
+  }
+
+  sort(): void {
+    this.#products.sort(compareServedOrder);
+    this.#rankingGeneration++;
   }
 
   #forget(product: CatalogProduct): void {

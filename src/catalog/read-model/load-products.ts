@@ -1,6 +1,7 @@
 import type { Db } from '../../store/database.js';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locales.js';
-import type { CatalogProduct, CatalogVariant, ProductText, Region } from './live-catalog.js';
+import type { ServedDocument } from '../served-document.js';
+import type { CatalogProduct, ProductText, Region } from './live-catalog.js';
 import type { StringPool } from './string-pool.js';
 
 export async function loadRegions(db: Db): Promise<Region[]> {
@@ -13,22 +14,20 @@ export async function loadRegions(db: Db): Promise<Region[]> {
   return regionRows.map((row) => ({ id: row.id, name: row.name, currency: row.currency, countries: countries.get(row.id) ?? [] }));
 }
 
-type ProductRow = { id: string; handle: string; thumbnail: string | null; created_at: string };
+type ProductRow = { id: string; handle: string; thumbnail: string | null; created_at: string; served: string | null };
 
+/** Only published, non-weighted products are served. */
 const servedProducts = (db: Db) =>
   db
     .selectFrom('products')
-    .select(['id', 'handle', 'thumbnail', 'created_at'])
+    .select(['id', 'handle', 'thumbnail', 'created_at', 'served'])
     .where('status', '=', 'published')
     .where('weighted', '=', 0);
 
-/**
- * The served state of these products (at most a few hundred: one `in` list per table),
- * keyed by id. A product that is not served (gone, draft, weighted) is absent.
- */
+/** The served state of these products, keyed by id; a product that is not served (gone, draft, weighted) is absent. */
 export async function loadProducts(db: Db, ids: readonly string[], strings: StringPool): Promise<Map<string, CatalogProduct>> {
   if (ids.length === 0) return new Map();
-  return assemble(db, await servedProducts(db).where('id', 'in', ids).execute(), strings);
+  return fromRows(await servedProducts(db).where('id', 'in', ids).execute(), strings);
 }
 
 /** Every served product, a page at a time in id order, for a full build of the read model. */
@@ -37,81 +36,47 @@ export async function* loadAllProducts(db: Db, pageSize: number, strings: String
   for (;;) {
     const rows = await servedProducts(db).where('id', '>', after).orderBy('id').limit(pageSize).execute();
     if (rows.length === 0) return;
-    yield await assemble(db, rows, strings);
+    yield fromRows(rows, strings);
     after = rows.at(-1)!.id;
   }
 }
 
-/** Reads the rest of these products in one query per table and builds their compact form. */
-async function assemble(db: Db, productRows: ProductRow[], strings: StringPool): Promise<Map<string, CatalogProduct>> {
-  const ids = productRows.map((row) => row.id);
-  if (ids.length === 0) return new Map();
-  const [textRows, optionRows, variantRows, valueRows, priceRows] = await Promise.all([
-    db.selectFrom('product_translations').selectAll().where('product_id', 'in', ids).execute(),
-    db.selectFrom('product_options').select(['product_id', 'name']).where('product_id', 'in', ids).orderBy('product_id').orderBy('position').execute(),
-    db.selectFrom('variants').selectAll().where('product_id', 'in', ids).orderBy('product_id').orderBy('position').execute(),
-    db
-      .selectFrom('variant_option_values as value')
-      .innerJoin('product_options as option', 'option.id', 'value.option_id')
-      .select(['value.variant_id', 'value.value', 'option.position'])
-      .where('option.product_id', 'in', ids)
-      .execute(),
-    db
-      .selectFrom('prices as price')
-      .innerJoin('variants as variant', 'variant.id', 'price.variant_id')
-      .select(['price.variant_id', 'price.currency', 'price.region_id', 'price.amount'])
-      .where('variant.product_id', 'in', ids)
-      .execute(),
-  ]);
-
-  const texts = groupBy(textRows, (row) => row.product_id);
-  const optionNames = groupBy(optionRows, (row) => row.product_id);
-  const values = groupBy(valueRows, (row) => row.variant_id);
-  const prices = groupBy(priceRows, (row) => row.variant_id);
-  const variants = groupBy(variantRows, (row) => row.product_id);
-
+function fromRows(rows: ProductRow[], strings: StringPool): Map<string, CatalogProduct> {
   const products = new Map<string, CatalogProduct>();
-  for (const row of productRows) {
-    const productTexts: Partial<Record<Locale, ProductText>> = {};
-    for (const text of texts.get(row.id) ?? []) {
-      if ((LOCALES as readonly string[]).includes(text.locale)) {
-        productTexts[text.locale as Locale] = { title: text.title, description: text.description };
-      }
-    }
-    // A product without a text in the default locale cannot be served; no writer makes one.
-    if (!productTexts[DEFAULT_LOCALE]) continue;
-    products.set(row.id, {
-      id: row.id,
-      handle: row.handle,
-      thumbnail: row.thumbnail,
-      createdAt: row.created_at,
-      texts: productTexts,
-      optionNames: (optionNames.get(row.id) ?? []).map((option) => strings.intern(option.name)),
-      variants: (variants.get(row.id) ?? []).map(
-        (variant): CatalogVariant => ({
-          id: variant.id,
-          sku: variant.sku,
-          productId: row.id,
-          optionValues: (values.get(variant.id) ?? [])
-            .sort((a, b) => Number(a.position) - Number(b.position))
-            .map((value) => strings.intern(value.value)),
-          manageInventory: Boolean(variant.manage_inventory),
-          inventoryQuantity: Number(variant.inventory_quantity),
-          allowBackorder: Boolean(variant.allow_backorder),
-          prices: (prices.get(variant.id) ?? []).flatMap((price) => [strings.intern(price.region_id ?? price.currency), Number(price.amount)]),
-        }),
-      ),
-    });
+  for (const row of rows) {
+    const product = fromDocument(row, strings);
+    if (product) products.set(row.id, product);
   }
   return products;
 }
 
-function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const group = groups.get(key(row));
-    if (group) group.push(row);
-    else groups.set(key(row), [row]);
+/** The compact in-memory product, sharing repeated strings; undefined when it cannot be served. */
+function fromDocument(row: ProductRow, strings: StringPool): CatalogProduct | undefined {
+  if (row.served === null) return undefined;
+  const document = JSON.parse(row.served) as ServedDocument;
+  const texts: Partial<Record<Locale, ProductText>> = {};
+  for (const locale of LOCALES) {
+    const text = document.texts[locale];
+    if (text) texts[locale] = { title: text[0], description: text[1] };
   }
-  return groups;
+  // No writer stores a product without a text in the default locale; it could not be served.
+  if (!texts[DEFAULT_LOCALE]) return undefined;
+  return {
+    id: row.id,
+    handle: row.handle,
+    thumbnail: row.thumbnail,
+    createdAt: row.created_at,
+    texts,
+    optionNames: document.options.map((name) => strings.intern(name)),
+    variants: document.variants.map(([id, sku, optionValues, manageInventory, inventoryQuantity, allowBackorder, prices]) => ({
+      id,
+      sku,
+      productId: row.id,
+      optionValues: optionValues.map((value) => strings.intern(value)),
+      manageInventory: manageInventory === 1,
+      inventoryQuantity,
+      allowBackorder: allowBackorder === 1,
+      prices: prices.map((entry) => (typeof entry === 'string' ? strings.intern(entry) : entry)),
+    })),
+  };
 }

@@ -5,6 +5,7 @@ import type { Db } from '../../store/database.js';
 import { changesAfter, readCatalogVersion } from '../change-log.js';
 import { LiveCatalog } from './live-catalog.js';
 import { loadAllProducts, loadProducts, loadRegions } from './load-products.js';
+import { writeMissingServedDocuments } from '../served-document.js';
 import { StringPool } from './string-pool.js';
 
 /**
@@ -13,6 +14,8 @@ import { StringPool } from './string-pool.js';
  * large change (an import) is applied.
  */
 const PRODUCTS_PER_SLICE = 250;
+/** Products read at a time by a full build: one query each, parsed and indexed between turns of the event loop. */
+const PRODUCTS_PER_PAGE = 1000;
 /** Changes read from the log at a time. */
 const CHANGES_PER_READ = 1000;
 /** Distinct shared strings (option names and values, currencies, region ids). */
@@ -43,8 +46,11 @@ export class CatalogReadModel {
     return this.#catalog !== undefined;
   }
 
-  /** The full build, at start. */
+  /** The full build, at start (after writing the documents of a store upgraded from before they existed). */
   async load(): Promise<void> {
+    const started = performance.now();
+    const written = await writeMissingServedDocuments(this.db);
+    if (written > 0) this.log.info({ products: written, ms: Math.round(performance.now() - started) }, 'served documents written for products stored before they existed');
     this.#catalog = await this.#build('loaded');
   }
 
@@ -94,10 +100,11 @@ export class CatalogReadModel {
     const started = performance.now();
     const catalog = new LiveCatalog(await readCatalogVersion(this.db));
     catalog.setRegions(await loadRegions(this.db));
-    for await (const page of loadAllProducts(this.db, PRODUCTS_PER_SLICE, this.#strings)) {
-      catalog.apply(page.keys(), page);
+    for await (const page of loadAllProducts(this.db, PRODUCTS_PER_PAGE, this.#strings)) {
+      catalog.add(page.values());
       await yieldToEventLoop();
     }
+    catalog.sort();
     this.log.info(
       { catalogVersion: catalog.version, products: catalog.products.length, ms: Math.round(performance.now() - started) },
       `catalog read model ${outcome}`,

@@ -2,8 +2,9 @@ import type { Kysely } from 'kysely';
 
 /**
  * The live catalog: a version on every product and variant (optimistic concurrency for
- * the admin API), the change log instances follow to update their read models product
- * by product, and the admin audit trail. Plus the indexes that reading and replacing
+ * the admin API), each product's served document (catalog/served-document.ts), the
+ * change log instances follow to update their read models product by product, and the
+ * admin audit trail. Plus the indexes that reading and replacing
  * a few products at a time needs: without them each such read scanned every variant,
  * and each deleted option scanned every option value (its cascade), so re-importing
  * 10,000 products took six minutes.
@@ -12,6 +13,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const [name, table, column] of INDEXES) await db.schema.createIndex(name).on(table).column(column).execute();
   await db.schema.alterTable('products').addColumn('version', 'integer', (c) => c.notNull().defaultTo(1)).execute();
   await db.schema.alterTable('variants').addColumn('version', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  // Filled at the first start after this migration, and by every change after that.
+  await db.schema.alterTable('products').addColumn('served', 'text').execute();
   await db.schema
     .createTable('catalog_changes')
     .addColumn('seq', 'integer', (c) => c.primaryKey())
@@ -48,5 +51,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('admin_audit').execute();
   await db.schema.dropTable('catalog_changes').execute();
   await db.schema.alterTable('variants').dropColumn('version').execute();
+  await db.schema.alterTable('products').dropColumn('served').execute();
   await db.schema.alterTable('products').dropColumn('version').execute();
 }
