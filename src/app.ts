@@ -35,6 +35,7 @@ export interface AppOptions {
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
+const PLUGIN_TIMEOUT_MS = 10 * 60 * 1000;
 /** How often Node checks connections against the request time-out (its default, 30 s, would add up to 30 s to it). */
 const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 
@@ -59,6 +60,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: config.requestTimeoutMs,
     http: { headersTimeout: config.requestTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
     bodyLimit: BODY_LIMIT_BYTES,
+    // The catalog plugin loads the whole catalog before the app is ready: seconds at
+    // 100,000 products, more beyond. Fastify's 10 s default would abort such a start.
+    pluginTimeout: PLUGIN_TIMEOUT_MS,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Fastify types this factory for its own Ajv pool; ours returns a compiler of the same shape.
     schemaController: { compilersFactory: { buildValidator: createValidatorCompilerFactory() as never } },

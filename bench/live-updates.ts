@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { buildService, rssMb, startNodeProcess } from './service-process.js';
+
+/**
+ * Live updates at scale, against a store that already holds a catalog (import one first
+ * with `npm run catalog:import`): starts the built service on it as a process of its own
+ * and reports
+ * - the time from spawning the process to its first catalog answer, and its RSS;
+ * - the latency of searches nobody made before (nothing cached);
+ * - UPDATES admin price changes sent evenly over SECONDS while GET /healthz is probed
+ *   every 20 ms: the slowest /healthz, and for each update the time until a public read
+ *   serves the new price (the admin answer comes after the change is applied).
+ *
+ *   npm run bench:live -- --data-dir DIR | --database-url URL [--updates 1000] [--seconds 10]
+ */
+const USAGE = 'usage: npm run bench:live -- (--data-dir DIR | --database-url URL) [--updates N] [--seconds S]';
+const PROBE_INTERVAL_MS = 20;
+const PAGE = 50;
+const NEW_QUERIES = ['olive', 'pecorino', 'linen', 'truffle oil', 'caff', 'sicilian honey', 'wool'];
+const ADMIN_TOKEN = randomBytes(24).toString('base64url');
+
+const { values } = parseArgs({
+  options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, updates: { type: 'string', default: '1000' }, seconds: { type: 'string', default: '10' } },
+});
+if (!values['data-dir'] === !values['database-url']) {
+  console.error(USAGE);
+  process.exit(2);
+}
+const updates = Number(values.updates);
+const seconds = Number(values.seconds);
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+const summary = (label: string, samples: number[]) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return `${label}: p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms (${sorted.length})`;
+};
+async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const result = await work();
+  return [result, performance.now() - started];
+}
+
+await buildService();
+const spawned = performance.now();
+const service = await startNodeProcess(
+  ['dist/server.js'],
+  {
+    ...(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : { DATABASE_URL: values['database-url']! }),
+    CATALOG_SEED: 'none',
+    LOG_LEVEL: 'warn',
+    CATALOG_RATE_LIMIT: '0',
+    ADMIN_TOKENS: `bench:${ADMIN_TOKEN}`,
+    ADMIN_RATE_LIMIT: '0',
+  },
+  '/public/v1/products?limit=1',
+);
+try {
+  const firstAnswerMs = performance.now() - spawned;
+  const get = async (path: string) => {
+    const response = await fetch(`${service.url}${path}`);
+    if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<any>;
+  };
+  const count = (await get('/public/v1/products?limit=1')).count as number;
+  console.log(`${count} products served; first answer ${(firstAnswerMs / 1000).toFixed(1)} s after spawning the process; RSS ${await rssMb(service)} MB`);
+
+  for (const q of NEW_QUERIES) {
+    const [page, ms] = await timed(() => get(`/public/v1/products?q=${encodeURIComponent(q)}`));
+    console.log(`first search "${q}": ${ms.toFixed(1)} ms (${page.count} matches)`);
+  }
+
+  // One variant of each of the newest products, its handle to read it back.
+  const targets: { handle: string; variantId: string }[] = [];
+  for (let cursor: string | null = null; targets.length < updates; ) {
+    const page: any = await get(`/public/v1/products?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    for (const product of page.products) if (product.variants.length > 0) targets.push({ handle: product.handle, variantId: product.variants[0].id });
+    cursor = page.next_cursor;
+    if (!cursor) break;
+  }
+
+  const healthz: number[] = [];
+  let probing = true;
+  const probes = (async () => {
+    while (probing) {
+      const [, ms] = await timed(() => fetch(`${service.url}/healthz`).then((response) => response.arrayBuffer()));
+      healthz.push(ms);
+      await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
+    }
+  })();
+
+  const answered: number[] = [];
+  const served: number[] = [];
+  const spacingMs = (seconds * 1000) / updates;
+  const started = performance.now();
+  await Promise.all(
+    targets.slice(0, updates).map(async (target, index) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + index * spacingMs - performance.now())));
+      const amount = 100_000 + index;
+      const sent = performance.now();
+      const response = await fetch(`${service.url}/admin/v1/variants/${target.variantId}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ prices: [{ currency: 'EUR', region_id: 'reg_it', amount }] }),
+      });
+      if (!response.ok) throw new Error(`PATCH variant: ${response.status} ${await response.text()}`);
+      answered.push(performance.now() - sent);
+      const product = (await get(`/public/v1/products/${target.handle}`)).product;
+      const price = product.variants.find((variant: { id: string }) => variant.id === target.variantId).price.amount;
+      if (price !== amount / 100) throw new Error(`${target.handle}: served ${price} after the change to ${amount / 100}`);
+      served.push(performance.now() - sent);
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  probing = false;
+  await probes;
+  console.log(`${answered.length} price updates in ${elapsed.toFixed(1)} s; RSS ${await rssMb(service)} MB`);
+  console.log(summary('admin answer', answered));
+  console.log(summary('until a public read serves it', served));
+  console.log(summary(`GET /healthz every ${PROBE_INTERVAL_MS} ms`, healthz));
+} finally {
+  await service.stop();
+}
