@@ -65,7 +65,7 @@ function fromDocument(row: ProductRow, strings: StringPool): CatalogProduct | un
     id: row.id,
     handle: row.handle,
     thumbnail: row.thumbnail,
-    createdAt: row.created_at,
+    createdAtMs: Date.parse(row.created_at),
     texts,
     optionNames: document.options.map((name) => strings.intern(name)),
     variants: document.variants.map(([id, sku, optionValues, manageInventory, inventoryQuantity, allowBackorder, prices]) => ({

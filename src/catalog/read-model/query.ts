@@ -30,35 +30,38 @@ export function rankProducts(catalog: LiveCatalog, queryWords: readonly string[]
     combineWith: 'AND',
   });
   const exactHandle = queryWords.join('-');
-  const ranked = hits.map((hit) => {
+  const products = new Array<CatalogProduct>(hits.length);
+  const tiers = new Uint8Array(hits.length);
+  hits.forEach((hit, index) => {
     const product = catalog.productById.get(hit.id as string)!;
+    products[index] = product;
     // `match` maps each matched term of the product to the fields it was found in: a
     // query word found as itself in the title is a whole word of it.
-    const tier = product.handle === exactHandle ? 0 : queryWords.every((word) => hit.match[word]?.includes(title)) ? 1 : 2;
-    return { product, tier };
+    tiers[index] = product.handle === exactHandle ? 0 : queryWords.every((word) => hit.match[word]?.includes(title)) ? 1 : 2;
   });
-  ranked.sort((a, b) => a.tier - b.tier || compareServedOrder(a.product, b.product));
-  return { matches: ranked.map((entry) => entry.product), tiers: Uint8Array.from(ranked, (entry) => entry.tier) };
+  // Sorting positions rather than objects: a broad query matches tens of thousands of products.
+  const order = Uint32Array.from(products.keys()).sort((a, b) => tiers[a]! - tiers[b]! || compareServedOrder(products[a]!, products[b]!));
+  return { matches: Array.from(order, (index) => products[index]!), tiers: Uint8Array.from(order, (index) => tiers[index]!) };
 }
 
 export function positionAt(ranking: Ranking, index: number): CursorPosition {
   const product = ranking.matches[index]!;
-  return { tier: ranking.tiers?.[index] ?? 0, createdAt: product.createdAt, id: product.id };
+  return { tier: tierAt(ranking, index), createdAt: new Date(product.createdAtMs).toISOString(), id: product.id };
 }
 
 /** Index of the first match that comes after the position in the served order. */
 export function indexAfter(ranking: Ranking, position: CursorPosition): number {
+  const after = { id: position.id, createdAtMs: Date.parse(position.createdAt) };
   let low = 0;
   let high = ranking.matches.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (compare(positionAt(ranking, middle), position) <= 0) low = middle + 1;
+    if ((tierAt(ranking, middle) - position.tier || compareServedOrder(ranking.matches[middle]!, after)) <= 0) low = middle + 1;
     else high = middle;
   }
   return low;
 }
 
-/** The served order as a comparison: tier, then newest first, then id. */
-function compare(a: CursorPosition, b: CursorPosition): number {
-  return a.tier - b.tier || compareServedOrder(a, b);
+function tierAt(ranking: Ranking, index: number): number {
+  return ranking.tiers?.[index] ?? 0;
 }
