@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CatalogChangeFeed } from '../catalog/catalog-change-feed.js';
-import { recordCatalogChange } from '../catalog/change-log.js';
+import { lockCatalogForWriting, recordCatalogChange } from '../catalog/change-log.js';
 import type { CatalogFileProduct, CatalogFileRegion } from '../catalog/file/catalog-file-schema.js';
 import type { ImportReport } from '../catalog/file/import-catalog.js';
 import { setInventory, setPrices, type InventoryRow, type PriceRow, type RowResult } from '../catalog/write/bulk.js';
@@ -24,7 +24,7 @@ interface Written<T> {
   audit: AuditEntry[];
 }
 
-/** SQLSTATEs and SQLite codes of a write that lost a race with another (same new handle, a lock cycle with an import). */
+/** SQLSTATEs and SQLite codes of a write that lost a race with another (a product created with the same new handle). */
 const LOST_RACE = new Set(['23505', '40P01', '40001', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 
 /**
@@ -45,6 +45,7 @@ export class AdminService {
     let done: { result: T; version: number };
     try {
       done = await this.db.transaction().execute(async (trx) => {
+        await lockCatalogForWriting(trx);
         const written = await write(trx, now);
         const version = await recordCatalogChange(trx, { productIds: written.productIds, regions: written.regions ?? false }, now);
         await recordAudit(trx, version, actor, written.audit, now);

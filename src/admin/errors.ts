@@ -47,6 +47,9 @@ export function unauthorized(message: string, tokenSent: boolean): AdminProblem 
 const STORE_RETRY_AFTER_SECONDS = 5;
 
 /** The envelope of every answer under /admin: `{ error: { code, message, hint, details? }, request_id }`. */
+/** Where the admin routes are documented (the route is `/openapi.json` in the `/admin` context). */
+export const ADMIN_DOCUMENT_PATH = '/admin/openapi.json';
+
 export const adminErrors: ErrorSurface = {
   body: (problem, { id }) => ({
     error: {
@@ -60,6 +63,7 @@ export const adminErrors: ErrorSurface = {
   invalidRequestCode: 'INVALID_REQUEST',
   notFoundCode: 'NOT_FOUND',
   internalErrorCode: 'INTERNAL_ERROR',
+  document: ADMIN_DOCUMENT_PATH,
   recognise: (error) => {
     if (isStoreUnavailable(error)) {
       return new HttpProblem(503, 'STORE_UNAVAILABLE', 'The store is unreachable; nothing was written.', {
@@ -125,5 +129,5 @@ export function adminSchemaError(errors: FastifySchemaValidationError[], dataVar
           : error.keyword === 'enum'
             ? `${at} must be one of ${params.allowedValues?.join(', ')}`
             : `${at} ${error.message}`;
-  return new AdminProblem('INVALID_REQUEST', `Invalid request: ${sentence}.`, 'See /admin/openapi.json for the fields this route takes; nothing was written.');
+  return new AdminProblem('INVALID_REQUEST', `Invalid request: ${sentence}.`, `See ${ADMIN_DOCUMENT_PATH} for the fields this route takes; nothing was written.`);
 }

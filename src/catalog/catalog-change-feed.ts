@@ -23,6 +23,7 @@ export async function announceCatalogChange(config: Pick<Config, 'redisUrl' | 'r
  */
 export class CatalogChangeFeed {
   readonly #announceFailed: (error: unknown) => void;
+  readonly #catchUpFailed: (error: unknown) => void;
 
   constructor(
     private readonly redis: SharedRedis | null,
@@ -30,6 +31,7 @@ export class CatalogChangeFeed {
     private readonly log: FastifyBaseLogger,
   ) {
     this.#announceFailed = throttledWarning(log, 'catalog change announcement failed; other instances see it at their next poll');
+    this.#catchUpFailed = throttledWarning(log, 'a committed catalog change could not be applied here yet; the next poll applies it');
   }
 
   /**
@@ -38,7 +40,9 @@ export class CatalogChangeFeed {
    * and announces it to the others. An announcement that fails never fails the write.
    */
   async committed(version: number): Promise<void> {
-    await this.readModel.catchUpTo(version);
+    // The write is committed whatever happens here: if this instance cannot catch up now
+    // (the store just went away), its next poll will, and the writer is not told otherwise.
+    await this.readModel.catchUpTo(version).catch(this.#catchUpFailed);
     if (this.redis) await this.redis.commands.publish(channelName(this.redis.keyPrefix), String(version)).catch(this.#announceFailed);
   }
 

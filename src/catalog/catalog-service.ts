@@ -49,7 +49,6 @@ interface Rendering {
 }
 
 interface CachedRanking {
-  catalog: LiveCatalog;
   generation: number;
   ranking: Ranking;
 }
@@ -128,9 +127,9 @@ export class CatalogService {
     if (queryWords.length === 0) return rankProducts(catalog, queryWords, locale);
     const key = `${locale}:${queryWords.join(' ')}`;
     const cached = this.#rankings.get(key);
-    if (cached?.catalog === catalog && cached.generation === catalog.rankingGeneration) return cached.ranking;
+    if (cached?.generation === catalog.rankingGeneration) return cached.ranking;
     const ranking = rankProducts(catalog, queryWords, locale);
-    this.#rankings.set(key, { catalog, generation: catalog.rankingGeneration, ranking });
+    this.#rankings.set(key, { generation: catalog.rankingGeneration, ranking });
     return ranking;
   }
 

@@ -26,18 +26,34 @@ export const CHANGE_LOG_RETENTION_MS = 60 * 60 * 1000;
 const PRUNE_EVERY = 100;
 
 /**
- * Records a catalog change inside the transaction that makes it, as the last thing that
- * transaction does: it rewrites the served documents of the products it touched, then
- * takes the next sequence. The sequence is the new catalog version: the version row is
- * locked until the transaction commits, so concurrent writers get consecutive sequences
- * and commit in sequence order, and an instance that has seen change N has seen every
- * change before it.
+ * The first statement of every transaction that changes the catalog: it locks the
+ * version row until commit, so catalog writers take turns. Writers that lock products,
+ * variants and regions in different orders (a product replaced, stock set by SKU, an
+ * import batch) then never deadlock, and each sees every change committed before it,
+ * which the served documents it rewrites depend on. On SQLite, where one connection
+ * writes at a time anyway, it makes the transaction a write transaction from the start.
+ */
+export async function lockCatalogForWriting(trx: Kysely<Database>): Promise<void> {
+  await trx
+    .insertInto('catalog_state')
+    .values({ id: 1, version: 0, changed_at: new Date(0).toISOString() })
+    .onConflict((conflict) => conflict.column('id').doUpdateSet((eb) => ({ version: eb.ref('catalog_state.version') })))
+    .execute();
+}
+
+/**
+ * Records a catalog change inside the transaction that makes it (which began with
+ * `lockCatalogForWriting`), as the last thing that transaction does: it takes the next
+ * sequence, rewrites the served documents of the products the change touched, and logs
+ * the change. The sequence is the new catalog version: the version row is locked until
+ * the transaction commits, so writers get consecutive sequences and commit in sequence
+ * order, and an instance that has seen change N has seen every change before it.
  */
 export async function recordCatalogChange(trx: Kysely<Database>, change: CatalogChange, now: Date): Promise<number> {
   const at = now.toISOString();
   const productIds = [...new Set(change.productIds)];
-  await writeServedDocuments(trx, productIds);
   const seq = await bumpCatalogVersion(trx, at);
+  await writeServedDocuments(trx, productIds);
   await trx
     .insertInto('catalog_changes')
     .values({ seq, product_ids: JSON.stringify(productIds), regions_changed: change.regions ? 1 : 0, changed_at: at })

@@ -28,6 +28,8 @@ export interface ErrorSurface {
   headers?: Readonly<Record<string, string>>;
   /** The answer to a path the router cannot read (bad percent-encoding, a parameter too long); a generic 400 by default. */
   malformedPath?(url: string): HttpProblem;
+  /** Where the surface's routes are documented, for hints; `/openapi.json` by default. */
+  document?: string;
 }
 
 declare module 'fastify' {
@@ -138,7 +140,7 @@ function toProblem(error: FastifyError | HttpProblem, surface: ErrorSurface): Ht
   if (recognised) return recognised;
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    return new HttpProblem(status, surface.invalidRequestCode, error.message, { hint: 'Check the request against /openapi.json.' });
+    return new HttpProblem(status, surface.invalidRequestCode, error.message, { hint: `Check the request against ${surface.document ?? '/openapi.json'}.` });
   }
   return internalProblem(surface.internalErrorCode);
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { CatalogFile } from '../../catalog/file/catalog-file-schema.js';
 import type { ImportReport } from '../../catalog/file/import-catalog.js';
@@ -13,7 +13,7 @@ import { AdminProblem } from '../errors.js';
 import { errorResponses, ok } from '../schemas.js';
 import { actorOf, security, type AdminRouteKit } from './shared.js';
 
-/** A request body written to a temporary file, removed once the request is answered. */
+/** A request body written to a temporary file, removed once the import is done with it. */
 interface SpooledFile {
   path: string;
   remove(): Promise<void>;
@@ -45,16 +45,18 @@ const { $id: _fileId, ...catalogFileSchema } = CatalogFile as typeof CatalogFile
 
 /**
  * POST /admin/v1/imports: the catalog file format over HTTP. The body is streamed to a
- * temporary file (not held in memory, not subject to the 64 KB limit of other bodies)
+ * temporary file (not held in memory, not subject to the limit of other admin bodies)
  * and imported from there on the CLI's code path.
  */
 export function importRoutes(app: FastifyInstance, { config, service }: AdminRouteKit): void {
   void app.register(async (imports) => {
     imports.removeAllContentTypeParsers();
     imports.addContentTypeParser('application/json', async (request: unknown, payload: IncomingMessage) => spool(payload, config.importMaxBytes));
-    imports.addHook('onResponse', async (request) => {
-      await (request.body as SpooledFile | undefined)?.remove();
-    });
+    // The handler removes the file it imported; these cover a request refused after the
+    // body was spooled but before the handler ran (a bad query), answered or abandoned.
+    const removeSpooled = async (request: FastifyRequest) => (request.body as SpooledFile | undefined)?.remove();
+    imports.addHook('onResponse', removeSpooled);
+    imports.addHook('onRequestAbort', removeSpooled);
 
     imports.post<{ Querystring: Static<typeof ImportQuery> }>(
       '/imports',
@@ -84,6 +86,9 @@ export function importRoutes(app: FastifyInstance, { config, service }: AdminRou
           report = await service.importFile(actorOf(request), file.path, request.query.unpublish_missing, request.log);
         } catch (error) {
           throw invalidFile(error) ?? error;
+        } finally {
+          // Also when the client has gone away meanwhile: no response is then sent, and onResponse never runs.
+          await file.remove();
         }
         const { catalogVersion, ...rest } = report;
         return { report: { ...rest, catalog_version: catalogVersion }, request_id: request.id };

@@ -3,7 +3,7 @@ import type { Insertable, Transaction } from 'kysely';
 import { newId } from '../../lib/new-id.js';
 import type { Db } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
-import { recordCatalogChange } from '../change-log.js';
+import { lockCatalogForWriting, recordCatalogChange } from '../change-log.js';
 import type { CatalogFile, CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
 import { ProgressMeter, type ProgressOptions } from './import-progress.js';
 
@@ -100,19 +100,16 @@ export async function writeCatalog(
   };
   // Every import rewrites the regions it lists.
   report.catalogVersion = await db.transaction().execute(async (trx) => {
-    // The change is recorded first here, not last: it locks the catalog version until
-    // this transaction commits, so imports rewriting the regions at the same time (the
-    // seeds of instances starting together on one empty database) take turns instead
-    // of deadlocking over the regions' countries. The transaction is short.
-    const version = await recordCatalogChange(trx, { productIds: [], regions: true }, at);
+    await lockCatalogForWriting(trx);
     report.regions = await upsertRegions(trx, plan.regions);
-    return version;
+    return recordCatalogChange(trx, { productIds: [], regions: true }, at);
   });
 
   const meter = new ProgressMeter('writing', options, plan.productCount);
   let written = 0;
   for await (const batch of batches) {
     report.catalogVersion = await db.transaction().execute(async (trx) => {
+      await lockCatalogForWriting(trx);
       const touched = await writeProducts(trx, batch, plan, at, report);
       return recordCatalogChange(trx, { productIds: touched, regions: false }, at);
     });
@@ -123,6 +120,7 @@ export async function writeCatalog(
   }
 
   await db.transaction().execute(async (trx) => {
+    await lockCatalogForWriting(trx);
     const unpublishedIds = await listMissing(trx, plan, options.unpublishMissing ?? false, at, report);
     if (unpublishedIds.length > 0 || options.audit) {
       report.catalogVersion = await recordCatalogChange(trx, { productIds: unpublishedIds, regions: false }, at);

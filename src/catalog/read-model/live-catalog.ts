@@ -51,8 +51,8 @@ export interface CatalogProduct {
  * The published catalog in memory, changed product by product. Only published,
  * non-weighted products are in it, so nothing else can be served by any route or tool.
  * Product objects are never mutated: a change replaces the product whole, so a reader
- * never sees half a product; every change is applied synchronously, so a request never
- * sees half of one batch of changes.
+ * never sees half a product; the products read in one slice are applied
+ * synchronously, so a request sees all of a slice or none of it.
  */
 export class LiveCatalog {
   #regions: readonly Region[] = [];
@@ -63,7 +63,7 @@ export class LiveCatalog {
   readonly #productByHandle = new Map<string, CatalogProduct>();
   readonly #variantById = new Map<string, CatalogVariant>();
   readonly #search: MiniSearch<SearchDocument> = createSearchIndex();
-  #rankingGeneration = 0;
+  #rankingGeneration = nextRankingGeneration();
 
   /** @param version The catalog version (change sequence) the contents reflect. */
   constructor(public version: number) {}
@@ -97,8 +97,9 @@ export class LiveCatalog {
   }
 
   /**
-   * Grows whenever the served products, their order or their searchable texts change,
-   * so search results computed before are stale. Prices and stock leave it alone.
+   * Changes whenever the served products, their order or their searchable texts change,
+   * so search results computed before are stale; prices and stock leave it alone. Unique
+   * across catalogs, so a cache can key on it without holding a replaced catalog alive.
    */
   get rankingGeneration(): number {
     return this.#rankingGeneration;
@@ -144,7 +145,7 @@ export class LiveCatalog {
       reranked ||= before !== undefined || after !== undefined;
     }
     if (leaving.size > 0 || arriving.length > 0) this.#reorder(leaving, arriving);
-    if (reranked) this.#rankingGeneration++;
+    if (reranked) this.#rankingGeneration = nextRankingGeneration();
   }
 
   /**
@@ -161,7 +162,7 @@ export class LiveCatalog {
 
   sort(): void {
     this.#products.sort(compareServedOrder);
-    this.#rankingGeneration++;
+    this.#rankingGeneration = nextRankingGeneration();
   }
 
   #forget(product: CatalogProduct): void {
@@ -187,7 +188,7 @@ export class LiveCatalog {
   }
 
   /**
-   * A few products move by splicing; many (an import's slice, a rebuild) by one merge
+   * A few products move by splicing; many (an import's slice) by one merge
    * pass, which costs one copy of the list instead of one per product.
    */
   #reorder(leaving: Set<CatalogProduct>, arriving: CatalogProduct[]): void {
@@ -207,6 +208,9 @@ export class LiveCatalog {
     this.#products = merged;
   }
 }
+
+let rankingGenerations = 0;
+const nextRankingGeneration = () => ++rankingGenerations;
 
 /** Moves up to this many products one splice each; beyond, a merge pass is cheaper. */
 const SPLICE_AT_MOST = 32;

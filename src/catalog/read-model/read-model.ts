@@ -30,6 +30,7 @@ export class CatalogReadModel {
   #catalog: LiveCatalog | undefined;
   #timer: NodeJS.Timeout | undefined;
   #catchingUp: Promise<void> | undefined;
+  #followedBy: Promise<void> | undefined;
   readonly #strings = new StringPool(STRING_POOL_CAPACITY);
 
   constructor(
@@ -55,15 +56,26 @@ export class CatalogReadModel {
   }
 
   /**
-   * Applies every change committed since the last one applied; concurrent calls share
-   * one run. An instance so far behind that the log no longer holds its next change
-   * builds a new catalog beside the served one and swaps it in.
+   * Applies every change committed before this call; one run at a time. A call during a
+   * run is answered by one more run after it, shared by every call made meanwhile: the
+   * running one may have read the log before the change that prompted the call.
+   * An instance so far behind that the log no longer holds its next change builds a new
+   * catalog beside the served one and swaps it in.
    */
   refresh(): Promise<void> {
-    this.#catchingUp ??= this.#catchUp().finally(() => {
-      this.#catchingUp = undefined;
-    });
-    return this.#catchingUp;
+    if (this.#catchingUp === undefined) {
+      this.#catchingUp = this.#catchUp().finally(() => {
+        this.#catchingUp = undefined;
+      });
+      return this.#catchingUp;
+    }
+    this.#followedBy ??= this.#catchingUp
+      .catch(() => undefined)
+      .then(() => {
+        this.#followedBy = undefined;
+        return this.refresh();
+      });
+    return this.#followedBy;
   }
 
   /** Resolves once the read model serves catalog version `version` or a later one. */

@@ -4,11 +4,11 @@ import {
   applyPrices,
   applyStock,
   bumpVariantVersions,
-  lockVariantsBySku,
+  variantsBySku,
   priceRegionProblems,
   priceTarget,
   STOCK_FIELDS,
-  type LockedVariant,
+  type StoredVariantRow,
   type PriceSetting,
   type StockFields,
 } from './variants.js';
@@ -67,15 +67,15 @@ interface BulkSteps<R extends BulkRow> {
   target(row: R): string;
   /** The refusals of the operation's own rules, by row index. */
   rowProblems(): Promise<Map<number, Pick<RowProblem, 'code' | 'message'>>>;
-  apply(located: { row: R; variant: LockedVariant }[]): Promise<void>;
+  apply(located: { row: R; variant: StoredVariantRow }[]): Promise<void>;
 }
 
 /**
- * Locks the variants of every row (in SKU order), checks every row and reports all the
+ * Reads the variants of every row, checks every row and reports all the
  * refused ones at once; only when none is refused does it write, in chunked statements.
  */
 async function bulkWrite<R extends BulkRow>(trx: Trx, rows: readonly R[], steps: BulkSteps<R>): Promise<RowResult[]> {
-  const variants = await lockVariantsBySku(trx, rows.map((row) => row.sku));
+  const variants = await variantsBySku(trx, rows.map((row) => row.sku));
   const own = await steps.rowProblems();
   const firstRowOf = new Map<string, number>();
   const problems: RowProblem[] = [];

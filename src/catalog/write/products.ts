@@ -4,7 +4,6 @@ import type { Database } from '../../store/schema.js';
 import type { CatalogFileProduct } from '../file/catalog-file-schema.js';
 import { validateCatalogFile } from '../file/validate-catalog-file.js';
 import { DEFAULT_LOCALE, type Locale } from '../locales.js';
-import { forUpdate } from './locks.js';
 import { storedRegions } from './regions.js';
 import { applyStock, bumpVariantVersions } from './variants.js';
 import { CatalogWriteError, checkVersion, type VersionCondition } from './write-errors.js';
@@ -31,19 +30,19 @@ export interface ProductPatch {
   thumbnail?: string | null;
 }
 
-interface LockedProduct {
+interface StoredProductRow {
   id: string;
   version: number;
   created_at: string;
 }
 
-async function lockProduct(trx: Trx, handle: string): Promise<LockedProduct | undefined> {
-  const row = await forUpdate(trx, trx.selectFrom('products').select(['id', 'version', 'created_at']).where('handle', '=', handle)).executeTakeFirst();
+async function findProduct(trx: Trx, handle: string): Promise<StoredProductRow | undefined> {
+  const row = await trx.selectFrom('products').select(['id', 'version', 'created_at']).where('handle', '=', handle).executeTakeFirst();
   return row && { ...row, version: Number(row.version) };
 }
 
-async function lockExistingProduct(trx: Trx, handle: string, condition: VersionCondition | undefined): Promise<LockedProduct> {
-  const product = await lockProduct(trx, handle);
+async function existingProduct(trx: Trx, handle: string, condition: VersionCondition | undefined): Promise<StoredProductRow> {
+  const product = await findProduct(trx, handle);
   if (!product) throw new CatalogWriteError(`No product has the handle ${handle}.`, { kind: 'not_found' });
   checkVersion(`Product ${handle}`, product.version, condition);
   return product;
@@ -63,22 +62,20 @@ export async function putProduct(
   condition: VersionCondition | undefined,
   now: Date,
 ): Promise<ProductChange> {
-  const existing = await lockProduct(trx, handle);
+  const existing = await findProduct(trx, handle);
   checkVersion(`Product ${handle}`, existing?.version, condition);
   await checkReferences(trx, { ...product, handle });
 
   const productId = existing?.id ?? newId('prod');
   const skus = product.variants.map((variant) => variant.sku);
-  // This product's variants and every SKU it names, locked in SKU order.
-  const variants = await forUpdate(
-    trx,
-    trx
-      .selectFrom('variants')
-      .innerJoin('products', 'products.id', 'variants.product_id')
-      .select(['variants.id', 'variants.sku', 'variants.product_id', 'products.handle'])
-      .where((eb) => eb.or([eb('variants.product_id', '=', productId), eb('variants.sku', 'in', skus)]))
-      .orderBy('variants.sku'),
-  ).execute();
+  // This product's variants and every SKU it names.
+  const variants = await trx
+    .selectFrom('variants')
+    .innerJoin('products', 'products.id', 'variants.product_id')
+    .select(['variants.id', 'variants.sku', 'variants.product_id', 'products.handle'])
+    .where((eb) => eb.or([eb('variants.product_id', '=', productId), eb('variants.sku', 'in', skus)]))
+    .orderBy('variants.sku')
+    .execute();
   const taken = variants.filter((row) => row.product_id !== productId);
   if (taken.length > 0) {
     throw new CatalogWriteError(
@@ -179,7 +176,7 @@ async function checkReferences(trx: Trx, product: CatalogFileProduct): Promise<v
 
 /** Changes a product's status, texts or thumbnail; its variants are left as they are. */
 export async function patchProduct(trx: Trx, handle: string, patch: ProductPatch, condition: VersionCondition | undefined, now: Date): Promise<ProductChange> {
-  const product = await lockExistingProduct(trx, handle, condition);
+  const product = await existingProduct(trx, handle, condition);
   const texts = Object.entries(patch.translations ?? {}) as [Locale, ProductText | null][];
   if (texts.some(([locale, text]) => locale === DEFAULT_LOCALE && text === null)) {
     const problem = { path: `$.translations.${DEFAULT_LOCALE}`, message: `the ${DEFAULT_LOCALE} text is required: every other locale falls back to it` };
@@ -205,7 +202,7 @@ export async function patchProduct(trx: Trx, handle: string, patch: ProductPatch
 
 /** Deletes a product with its variants and prices. */
 export async function deleteProduct(trx: Trx, handle: string, condition: VersionCondition | undefined): Promise<ProductChange> {
-  const product = await lockExistingProduct(trx, handle, condition);
+  const product = await existingProduct(trx, handle, condition);
   await trx.deleteFrom('products').where('id', '=', product.id).execute();
   return { productId: product.id, created: false, versionBefore: product.version, versionAfter: null };
 }

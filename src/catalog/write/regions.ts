@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { CatalogFileRegion } from '../file/catalog-file-schema.js';
 import { CatalogWriteError } from './write-errors.js';
-import { forUpdate } from './locks.js';
 
 /** The stored regions in the catalog file's shape, in their order. */
 export async function storedRegions(db: Kysely<Database>): Promise<CatalogFileRegion[]> {
@@ -31,8 +30,8 @@ export interface RegionChange {
  * markets it cannot serve.
  */
 export async function putRegion(trx: Kysely<Database>, region: CatalogFileRegion): Promise<RegionChange> {
-  // All regions, in id order: few, and every region writer locks them the same way.
-  const regions = await forUpdate(trx, trx.selectFrom('regions').select(['id', 'currency', 'position']).orderBy('id')).execute();
+  // All regions, in id order: few.
+  const regions = await trx.selectFrom('regions').select(['id', 'currency', 'position']).orderBy('id').execute();
   const existing = regions.find((row) => row.id === region.id);
   if (existing && existing.currency !== region.currency) {
     const priced = await trx.selectFrom('prices').select('variant_id').where('region_id', '=', region.id).limit(1).executeTakeFirst();

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import { chunks, forShare, forUpdate } from './locks.js';
+import { chunks } from './chunks.js';
 import { CatalogWriteError, checkVersion, type VersionCondition } from './write-errors.js';
 
 type Trx = Kysely<Database>;
@@ -28,21 +28,21 @@ export interface VariantChange {
   versionAfter: number;
 }
 
-export interface LockedVariant {
+export interface StoredVariantRow {
   id: string;
   sku: string;
   product_id: string;
   version: number;
 }
 
-/** The variants with these SKUs (unknown ones are missing from the map), locked in SKU order. */
-export async function lockVariantsBySku(trx: Trx, skus: string[]): Promise<Map<string, LockedVariant>> {
-  const locked = new Map<string, LockedVariant>();
+/** The variants with these SKUs (unknown ones are missing from the map). */
+export async function variantsBySku(trx: Trx, skus: string[]): Promise<Map<string, StoredVariantRow>> {
+  const found = new Map<string, StoredVariantRow>();
   for (const batch of chunks([...new Set(skus)].sort())) {
-    const rows = await forUpdate(trx, trx.selectFrom('variants').select(['id', 'sku', 'product_id', 'version']).where('sku', 'in', batch).orderBy('sku')).execute();
-    for (const row of rows) locked.set(row.sku, { ...row, version: Number(row.version) });
+    const rows = await trx.selectFrom('variants').select(['id', 'sku', 'product_id', 'version']).where('sku', 'in', batch).orderBy('sku').execute();
+    for (const row of rows) found.set(row.sku, { ...row, version: Number(row.version) });
   }
-  return locked;
+  return found;
 }
 
 /**
@@ -53,7 +53,7 @@ export async function priceRegionProblems(trx: Trx, prices: readonly PriceSettin
   const problems = new Map<number, { code: 'UNKNOWN_REGION' | 'CURRENCY_MISMATCH'; message: string }>();
   const ids = [...new Set(prices.flatMap((price) => price.region_id ?? []))].sort();
   if (ids.length === 0) return problems;
-  const regions = await forShare(trx, trx.selectFrom('regions').select(['id', 'currency']).where('id', 'in', ids).orderBy('id')).execute();
+  const regions = await trx.selectFrom('regions').select(['id', 'currency']).where('id', 'in', ids).orderBy('id').execute();
   const currencyOf = new Map(regions.map((region) => [region.id, region.currency]));
   prices.forEach((price, index) => {
     if (price.region_id === undefined) return;
@@ -121,7 +121,7 @@ export interface VariantPatch extends StockFields {
 
 /** Changes one variant's stock settings and prices. */
 export async function patchVariant(trx: Trx, id: string, patch: VariantPatch, condition: VersionCondition | undefined): Promise<VariantChange> {
-  const row = await forUpdate(trx, trx.selectFrom('variants').select(['id', 'product_id', 'version']).where('id', '=', id)).executeTakeFirst();
+  const row = await trx.selectFrom('variants').select(['id', 'product_id', 'version']).where('id', '=', id).executeTakeFirst();
   if (!row) throw new CatalogWriteError(`No variant has the id ${id}.`, { kind: 'not_found' });
   const version = Number(row.version);
   checkVersion(`Variant ${id}`, version, condition);

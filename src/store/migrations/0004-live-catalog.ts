@@ -10,7 +10,6 @@ import type { Kysely } from 'kysely';
  * 10,000 products took six minutes.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const [name, table, column] of INDEXES) await db.schema.createIndex(name).on(table).column(column).execute();
   await db.schema.alterTable('products').addColumn('version', 'integer', (c) => c.notNull().defaultTo(1)).execute();
   await db.schema.alterTable('variants').addColumn('version', 'integer', (c) => c.notNull().defaultTo(1)).execute();
   // Filled at the first start after this migration, and by every change after that.
@@ -36,6 +35,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('admin_audit_pk', ['seq', 'position'])
     .execute();
+  for (const [name, table, column] of INDEXES) await db.schema.createIndex(name).on(table).column(column).execute();
+  // The audit trail's filters, each newest first.
+  await db.schema.createIndex('admin_audit_target_idx').on('admin_audit').columns(['target_type', 'target_id', 'seq']).execute();
+  await db.schema.createIndex('admin_audit_actor_idx').on('admin_audit').columns(['actor', 'seq']).execute();
 }
 
 const INDEXES = [
@@ -44,10 +47,14 @@ const INDEXES = [
   ['variant_option_values_option_idx', 'variant_option_values', 'option_id'],
   ['prices_region_idx', 'prices', 'region_id'],
   ['region_countries_region_idx', 'region_countries', 'region_id'],
+  // Pruning deletes the changes older than the log's retention.
+  ['catalog_changes_changed_at_idx', 'catalog_changes', 'changed_at'],
 ] as const;
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const [name] of INDEXES) await db.schema.dropIndex(name).execute();
+  await db.schema.dropIndex('admin_audit_actor_idx').execute();
+  await db.schema.dropIndex('admin_audit_target_idx').execute();
   await db.schema.dropTable('admin_audit').execute();
   await db.schema.dropTable('catalog_changes').execute();
   await db.schema.alterTable('variants').dropColumn('version').execute();
