@@ -1,9 +1,10 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Insertable, Transaction } from 'kysely';
-import { newId } from '../../lib/new-id.js';
+import { newOrderedId } from '../../lib/new-id.js';
 import type { Db } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import { recordCatalogChange } from '../change-log.js';
+import { servedDocumentsFromRows, type ServedDocument } from '../served-document.js';
 import type { CatalogFile, CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
 import { ProgressMeter, type ProgressOptions } from './import-progress.js';
 
@@ -113,8 +114,8 @@ export async function writeCatalog(
   let written = 0;
   for await (const batch of batches) {
     report.catalogVersion = await db.transaction().execute(async (trx) => {
-      const touched = await writeProducts(trx, batch, plan, at, report);
-      return recordCatalogChange(trx, { productIds: touched, regions: false }, at);
+      const written = await writeProducts(trx, batch, plan, at, report);
+      return recordCatalogChange(trx, { productIds: written.touched, regions: false, servedDocuments: written.documents }, at);
     });
     written += batch.length;
     meter.update(written);
@@ -138,8 +139,17 @@ function* batchesOf<T>(items: T[], size: number): Generator<T[]> {
   for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
 }
 
-/** Writes one batch of products; returns the ids of every product it touched. */
-async function writeProducts(trx: Trx, products: CatalogFileProduct[], plan: CatalogWritePlan, at: Date, report: ImportReport) {
+/**
+ * Writes one batch of products; returns the ids of every product it touched, and the
+ * served documents of the batch's products, built from the rows it wrote.
+ */
+async function writeProducts(
+  trx: Trx,
+  products: CatalogFileProduct[],
+  plan: CatalogWritePlan,
+  at: Date,
+  report: ImportReport,
+): Promise<{ touched: string[]; documents: Map<string, ServedDocument> }> {
   const now = at.toISOString();
   const byHandle = new Map<string, { id: string; created_at: string }>();
   for (const handles of chunks(products.map((product) => product.handle))) {
@@ -149,7 +159,7 @@ async function writeProducts(trx: Trx, products: CatalogFileProduct[], plan: Cat
   const generatedIds = new Set<string>();
   const productRows = products.map((product) => {
     const known = byHandle.get(product.handle);
-    const id = known?.id ?? newId('prod');
+    const id = known?.id ?? newOrderedId('prod');
     if (!known) generatedIds.add(id);
     return {
       id,
@@ -187,8 +197,8 @@ async function writeProducts(trx: Trx, products: CatalogFileProduct[], plan: Cat
   const storedIds = productIds.filter((id) => !generatedIds.has(id));
   report.products.created += products.length - storedIds.length;
   report.products.updated += storedIds.length;
-  const otherProductsTouched = await replaceProductContents(trx, products, productIds, storedIds, plan, report);
-  return [...productIds, ...otherProductsTouched];
+  const { otherProductsTouched, rows } = await replaceProductContents(trx, products, productIds, storedIds, plan, report);
+  return { touched: [...productIds, ...otherProductsTouched], documents: servedDocumentsFromRows(productIds, rows) };
 }
 
 /**
@@ -239,7 +249,7 @@ async function upsertRegions(trx: Trx, regions: CatalogFileRegion[]): Promise<Im
 /**
  * Replaces the texts, options, variants and prices of a batch's products (`storedIds`:
  * those already in the store, which have contents to clear) with the file's; returns
- * the ids of the products outside the batch that lost a SKU to it.
+ * the rows it wrote, and the ids of the products outside the batch that lost a SKU to it.
  */
 async function replaceProductContents(
   trx: Trx,
@@ -248,7 +258,7 @@ async function replaceProductContents(
   storedIds: string[],
   plan: CatalogWritePlan,
   report: ImportReport,
-): Promise<Set<string>> {
+): Promise<{ otherProductsTouched: Set<string>; rows: ContentRows }> {
   const batchSkus = products.flatMap((product) => product.variants.map((variant) => variant.sku));
   const knownVariants = new Map<string, string>();
   for (const ids of chunks(storedIds)) {
@@ -300,9 +310,17 @@ async function replaceProductContents(
 
   report.variants.created += rows.variants.length - knownVariants.size;
   report.variants.updated += knownVariants.size;
-  return otherProductsTouched;
+  return { otherProductsTouched, rows };
 }
 
+type ContentRows = ReturnType<typeof buildContentRows>;
+
+/**
+ * The rows of a batch's products, in the order the served documents list them
+ * (`servedDocumentsFromRows`). New rows get ordered ids (`newOrderedId`): each batch
+ * appends to the indexes on ids instead of rewriting pages all over them, which kept an
+ * import's rate falling as the store grew.
+ */
 function buildContentRows(products: CatalogFileProduct[], productIds: string[], knownVariants: Map<string, string>) {
   const translations: Insertable<Database['product_translations']>[] = [];
   const options: Insertable<Database['product_options']>[] = [];
@@ -316,12 +334,12 @@ function buildContentRows(products: CatalogFileProduct[], productIds: string[], 
       if (text) translations.push({ product_id: productId, locale, title: text.title, description: text.description ?? null });
     }
     const optionIds = product.options.map((option, position) => {
-      const id = newId('opt');
+      const id = newOrderedId('opt');
       options.push({ id, product_id: productId, name: option.name, position });
       return id;
     });
     product.variants.forEach((variant, position) => {
-      const id = knownVariants.get(variant.sku) ?? newId('variant');
+      const id = knownVariants.get(variant.sku) ?? newOrderedId('variant');
       variants.push({
         id,
         product_id: productId,
