@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { Insertable, Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Insertable, type Transaction } from 'kysely';
 import { newOrderedId } from '../../lib/new-id.js';
 import type { Db } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
@@ -44,8 +44,10 @@ export interface CatalogWritePlan {
 
 type Trx = Transaction<Database>;
 
-/** Rows per multi-row statement: well under SQLite's and PostgreSQL's bound-parameter limits. */
+/** Values per `in (...)` list and rows per multi-row statement: well under SQLite's and PostgreSQL's bound-parameter limits. */
 const CHUNK = 400;
+/** Rows per statement that takes its rows as one JSON text (`insertFromJson`): a batch's prices fit in one or two. */
+const JSON_CHUNK = 10_000;
 
 /**
  * Products per transaction: about 3,000 rows of variants, prices and texts, a few tenths
@@ -287,12 +289,10 @@ async function replaceProductContents(
   }
 
   const rows = buildContentRows(products, productIds, knownVariants);
-  for (const batch of chunks(rows.translations)) await trx.insertInto('product_translations').values(batch).execute();
-  for (const batch of chunks(rows.options)) await trx.insertInto('product_options').values(batch).execute();
-  for (const batch of chunks(rows.variants)) {
-    await trx
-      .insertInto('variants')
-      .values(batch)
+  for (const batch of chunks(rows.translations, JSON_CHUNK)) await insertFromJson(trx, 'product_translations', batch).execute();
+  for (const batch of chunks(rows.options, JSON_CHUNK)) await insertFromJson(trx, 'product_options', batch).execute();
+  for (const batch of chunks(rows.variants, JSON_CHUNK)) {
+    await insertFromJson(trx, 'variants', batch)
       .onConflict((conflict) =>
         conflict.column('sku').doUpdateSet((eb) => ({
           product_id: eb.ref('excluded.product_id'),
@@ -305,8 +305,8 @@ async function replaceProductContents(
       )
       .execute();
   }
-  for (const batch of chunks(rows.optionValues)) await trx.insertInto('variant_option_values').values(batch).execute();
-  for (const batch of chunks(rows.prices)) await trx.insertInto('prices').values(batch).execute();
+  for (const batch of chunks(rows.optionValues, JSON_CHUNK)) await insertFromJson(trx, 'variant_option_values', batch).execute();
+  for (const batch of chunks(rows.prices, JSON_CHUNK)) await insertFromJson(trx, 'prices', batch).execute();
 
   report.variants.created += rows.variants.length - knownVariants.size;
   report.variants.updated += knownVariants.size;
@@ -358,6 +358,28 @@ function buildContentRows(products: CatalogFileProduct[], productIds: string[], 
   return { translations, options, variants, optionValues, prices };
 }
 
-function* chunks<T>(items: T[]): Generator<T[]> {
-  for (let start = 0; start < items.length; start += CHUNK) yield items.slice(start, start + CHUNK);
+/**
+ * An insert of `rows` (all with the same columns, at least one) that passes them as one
+ * JSON text the database unpacks: SQLite's `json_each`, PostgreSQL's
+ * `json_populate_recordset` (which also gives each value its column's type). Building
+ * and preparing multi-row statements with a parameter per value took as long as running
+ * them: a batch's thousands of prices, variants and option values cost a few statements.
+ */
+function insertFromJson<T extends 'product_translations' | 'product_options' | 'variants' | 'variant_option_values' | 'prices'>(
+  trx: Trx,
+  table: T,
+  rows: Insertable<Database[T]>[],
+) {
+  const columns = Object.keys(rows[0]!) as (keyof Database[T] & string)[];
+  const json = JSON.stringify(rows);
+  const values =
+    trx.getExecutor().adapter instanceof PostgresAdapter
+      ? sql`select ${sql.join(columns.map((column) => sql.ref(column)))} from json_populate_recordset(null::${sql.table(table)}, ${json}::json)`
+      : // `where true`: without a where clause SQLite would read an upsert's `on conflict` as a join constraint.
+        sql`select ${sql.join(columns.map((column) => sql`value ->> ${column}`))} from json_each(${json}) where true`;
+  return trx.insertInto(table).columns(columns).expression(values);
+}
+
+function* chunks<T>(items: T[], size = CHUNK): Generator<T[]> {
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
 }
