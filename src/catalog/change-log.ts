@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
-import { writeServedDocuments } from './served-document.js';
+import { writeServedDocuments, type ServedDocument } from './served-document.js';
 
 /** What one committed catalog change touched. */
 export interface CatalogChange {
@@ -8,6 +8,12 @@ export interface CatalogChange {
   productIds: Iterable<string>;
   /** Regions or their countries changed. */
   regions: boolean;
+  /**
+   * Served documents of some of these products, built by the writer from the rows it
+   * wrote in this transaction (`servedDocumentsFromRows`); the others are rebuilt from
+   * the store.
+   */
+  servedDocuments?: ReadonlyMap<string, ServedDocument>;
 }
 
 export interface LoggedChange {
@@ -53,7 +59,7 @@ export async function recordCatalogChange(trx: Kysely<Database>, change: Catalog
   const at = now.toISOString();
   const productIds = [...new Set(change.productIds)];
   const seq = await bumpCatalogVersion(trx, at);
-  await writeServedDocuments(trx, productIds);
+  await writeServedDocuments(trx, productIds, change.servedDocuments);
   await trx
     .insertInto('catalog_changes')
     .values({ seq, product_ids: JSON.stringify(productIds), regions_changed: change.regions ? 1 : 0, changed_at: at })

@@ -29,13 +29,74 @@ export type ServedVariant = [
   prices: (string | number)[],
 ];
 
+/**
+ * A product's rows as a served document is made of: those read back from the store, or
+ * those a writer has just written (the importer builds its documents from the rows it
+ * inserts rather than reading them back). Options, variants and option values come in
+ * position order; prices in any order (readers look a price up by region or currency).
+ */
+export interface ServedRows {
+  translations: readonly { product_id: string; locale: string; title: string; description?: string | null }[];
+  options: readonly { product_id: string; name: string }[];
+  variants: readonly {
+    id: string;
+    product_id: string;
+    sku: string;
+    manage_inventory: number;
+    inventory_quantity: number | string;
+    allow_backorder: number;
+  }[];
+  optionValues: readonly { variant_id: string; value: string }[];
+  prices: readonly { variant_id: string; currency: string; region_id?: string | null; amount: number | string }[];
+}
+
+/** The one place that shapes a served document: the documents of `productIds` from their rows. */
+export function servedDocumentsFromRows(productIds: Iterable<string>, rows: ServedRows): Map<string, ServedDocument> {
+  const texts = groupBy(rows.translations, (row) => row.product_id);
+  const options = groupBy(rows.options, (row) => row.product_id);
+  const variants = groupBy(rows.variants, (row) => row.product_id);
+  const values = groupBy(rows.optionValues, (row) => row.variant_id);
+  const prices = groupBy(rows.prices, (row) => row.variant_id);
+  const documents = new Map<string, ServedDocument>();
+  for (const id of productIds) {
+    documents.set(id, {
+      texts: Object.fromEntries((texts.get(id) ?? []).map((text) => [text.locale, [text.title, text.description ?? null]])),
+      options: (options.get(id) ?? []).map((option) => option.name),
+      variants: (variants.get(id) ?? []).map((variant): ServedVariant => [
+        variant.id,
+        variant.sku,
+        (values.get(variant.id) ?? []).map((value) => value.value),
+        variant.manage_inventory ? 1 : 0,
+        Number(variant.inventory_quantity),
+        variant.allow_backorder ? 1 : 0,
+        (prices.get(variant.id) ?? []).flatMap((price) => [price.region_id ?? price.currency, Number(price.amount)]),
+      ]),
+    });
+  }
+  return documents;
+}
+
 /** Products rewritten per statement: two parameters each, well under every bound-parameter limit. */
 const PRODUCTS_PER_STATEMENT = 250;
 
-/** Rewrites the served documents of these products from their rows (ids of removed products are skipped). */
-export async function writeServedDocuments(db: Kysely<Database>, productIds: readonly string[]): Promise<void> {
-  for (let start = 0; start < productIds.length; start += PRODUCTS_PER_STATEMENT) {
-    await storeDocuments(db, await buildServedDocuments(db, productIds.slice(start, start + PRODUCTS_PER_STATEMENT)), 'always');
+/**
+ * Rewrites the served documents of these products: `built` holds documents a writer has
+ * built from the rows it wrote in this transaction; the others are rebuilt from their
+ * rows (ids of removed products are skipped).
+ */
+export async function writeServedDocuments(
+  db: Kysely<Database>,
+  productIds: readonly string[],
+  built: ReadonlyMap<string, ServedDocument> = new Map(),
+): Promise<void> {
+  const given = productIds.filter((id) => built.has(id));
+  for (let start = 0; start < given.length; start += PRODUCTS_PER_STATEMENT) {
+    const ids = given.slice(start, start + PRODUCTS_PER_STATEMENT);
+    await storeDocuments(db, new Map(ids.map((id) => [id, built.get(id)!])), 'always');
+  }
+  const others = productIds.filter((id) => !built.has(id));
+  for (let start = 0; start < others.length; start += PRODUCTS_PER_STATEMENT) {
+    await storeDocuments(db, await readServedDocuments(db, others.slice(start, start + PRODUCTS_PER_STATEMENT)), 'always');
   }
 }
 
@@ -49,7 +110,7 @@ export async function writeMissingServedDocuments(db: Kysely<Database>): Promise
   for (;;) {
     const missing = await db.selectFrom('products').select('id').where('served', 'is', null).limit(PRODUCTS_PER_STATEMENT).execute();
     if (missing.length === 0) return written;
-    await storeDocuments(db, await buildServedDocuments(db, missing.map((row) => row.id)), 'if-missing');
+    await storeDocuments(db, await readServedDocuments(db, missing.map((row) => row.id)), 'if-missing');
     written += missing.length;
   }
 }
@@ -63,9 +124,9 @@ async function storeDocuments(db: Kysely<Database>, documents: Map<string, Serve
     update products set served = written.served from written where products.id = written.id${onlyMissing}`.execute(db);
 }
 
-/** One query per table for the whole set; no per-product round trips. */
-async function buildServedDocuments(db: Kysely<Database>, ids: string[]): Promise<Map<string, ServedDocument>> {
-  const [productRows, textRows, optionRows, variantRows, valueRows, priceRows] = await Promise.all([
+/** The documents of the stored products among `ids`, from their rows: one query per table, no per-product round trips. */
+async function readServedDocuments(db: Kysely<Database>, ids: string[]): Promise<Map<string, ServedDocument>> {
+  const [productRows, translations, options, variants, optionValues, prices] = await Promise.all([
     db.selectFrom('products').select('id').where('id', 'in', ids).execute(),
     db.selectFrom('product_translations').selectAll().where('product_id', 'in', ids).execute(),
     db.selectFrom('product_options').select(['product_id', 'name']).where('product_id', 'in', ids).orderBy('product_id').orderBy('position').execute(),
@@ -84,32 +145,13 @@ async function buildServedDocuments(db: Kysely<Database>, ids: string[]): Promis
       .where('variant.product_id', 'in', ids)
       .execute(),
   ]);
-  const texts = groupBy(textRows, (row) => row.product_id);
-  const options = groupBy(optionRows, (row) => row.product_id);
-  const variants = groupBy(variantRows, (row) => row.product_id);
-  const values = groupBy(valueRows, (row) => row.variant_id);
-  const prices = groupBy(priceRows, (row) => row.variant_id);
-  return new Map(
-    productRows.map(({ id }) => [
-      id,
-      {
-        texts: Object.fromEntries((texts.get(id) ?? []).map((text) => [text.locale, [text.title, text.description]])),
-        options: (options.get(id) ?? []).map((option) => option.name),
-        variants: (variants.get(id) ?? []).map((variant): ServedVariant => [
-          variant.id,
-          variant.sku,
-          (values.get(variant.id) ?? []).map((value) => value.value),
-          variant.manage_inventory ? 1 : 0,
-          Number(variant.inventory_quantity),
-          variant.allow_backorder ? 1 : 0,
-          (prices.get(variant.id) ?? []).flatMap((price) => [price.region_id ?? price.currency, Number(price.amount)]),
-        ]),
-      },
-    ]),
+  return servedDocumentsFromRows(
+    productRows.map((row) => row.id),
+    { translations, options, variants, optionValues, prices },
   );
 }
 
-function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const row of rows) {
     const group = groups.get(key(row));

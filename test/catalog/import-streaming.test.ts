@@ -6,9 +6,10 @@ import { CatalogFileInvalid, checkCatalogFile, importCatalogFile } from '../../s
 import type { ImportProgress } from '../../src/catalog/file/import-progress.js';
 import { MAX_PROBLEMS, validateCatalogFile } from '../../src/catalog/file/validate-catalog-file.js';
 import { readCatalogVersion } from '../../src/catalog/change-log.js';
+import { writeMissingServedDocuments, type ServedDocument } from '../../src/catalog/served-document.js';
 import { getOk } from '../support/catalog-assertions.js';
 import { catalog, product, REGIONS, tempDir, variant, type TempDir } from '../support/catalog-builder.js';
-import { dumpCatalog } from '../support/catalog-store.js';
+import { dumpCatalog, readDemoCatalog } from '../support/catalog-store.js';
 import { INVALID_CATALOG } from '../support/invalid-catalog.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -30,6 +31,21 @@ async function changesAfter(testApp: TestApp, seq: number) {
     .orderBy('seq')
     .execute();
   return rows.map((row) => ({ seq: Number(row.seq), productIds: (JSON.parse(row.product_ids) as string[]).sort(), regions: row.regions_changed === 1 }));
+}
+
+/** Every product's served document by id, prices in a fixed order (readers look prices up; their order is not kept). */
+async function servedDocuments(testApp: TestApp): Promise<Map<string, ServedDocument>> {
+  const rows = await testApp.store.db.selectFrom('products').select(['id', 'served']).execute();
+  return new Map(
+    rows.map((row) => {
+      const document = JSON.parse(row.served!) as ServedDocument;
+      for (const entry of document.variants) {
+        const pairs = Array.from({ length: entry[6].length / 2 }, (_, i) => `${entry[6][2 * i]}=${entry[6][2 * i + 1]}`);
+        entry[6] = pairs.sort();
+      }
+      return [row.id, document];
+    }),
+  );
 }
 
 describe('streaming catalog import: the file is checked whole, then written in batches', () => {
@@ -153,6 +169,36 @@ describe('streaming catalog import: the file is checked whole, then written in b
     for (const handle of handlesOf(0, 25)) assert.equal((await getOk(testApp.client, `/public/v1/products/${handle}`)).product.handle, handle);
     const moved = await getOk(testApp.client, '/public/v1/products/bulk-7');
     assert.deepEqual(moved.product.variants.map((entry: { sku: string }) => entry.sku), ['MOVES']);
+  });
+
+  it('stores served documents built from the file that are those its stored rows give, and gives new products ids in file order', async () => {
+    const demo = await readDemoCatalog();
+    const first = await dir.writeJson('demo.json', demo);
+    await importCatalogFile(testApp.store.db, first, { batchSize: 10 });
+    const ids = await productIds(testApp);
+    const created = demo.products.map((entry) => ids.get(entry.handle)!);
+    assert.deepEqual(created, [...created].sort(), 'ids sort in file order, so batches append to the indexes on them');
+
+    // Again, changed: texts, prices, stock, options and variants replaced, SKUs moved between products.
+    const changed = structuredClone(demo);
+    const [a, b] = changed.products.filter((entry) => entry.variants.length > 1);
+    const moved = a!.variants.pop()!;
+    b!.options = [{ name: 'Variant', values: [...b!.variants.map((entry) => entry.sku), moved.sku] }];
+    b!.variants = [...b!.variants, moved].map((entry) => ({ ...entry, options: [entry.sku] }));
+    for (const entry of changed.products.slice(0, 20)) {
+      entry.translations.en!.title += ' (new)';
+      for (const one of entry.variants) {
+        one.inventory_quantity += 3;
+        one.prices = [...one.prices.slice(1), { currency: 'USD', amount: 123, region: 'reg_us' }];
+      }
+    }
+    await importCatalogFile(testApp.store.db, await dir.writeJson('demo-changed.json', changed), { batchSize: 7 });
+
+    const written = await servedDocuments(testApp);
+    await testApp.store.db.updateTable('products').set({ served: null }).execute();
+    assert.equal(await writeMissingServedDocuments(testApp.store.db), written.size);
+    assert.deepEqual(await servedDocuments(testApp), written);
+    assert.equal(written.get(ids.get(b!.handle)!)!.variants.at(-1)![1], moved.sku);
   });
 
   it('converges when run again: the same ids, nothing created, the same catalog', async () => {
