@@ -75,7 +75,8 @@ export class CatalogService {
     return this.readModel.catalog;
   }
 
-  listProducts(input: ListProductsInput): ProductListResult {
+  async listProducts(input: ListProductsInput): Promise<ProductListResult> {
+    if (input.q !== undefined) await this.readModel.whenSearchable();
     const catalog = this.readModel.catalog;
     const market = resolveMarket(catalog, input);
     if (input.cursor !== undefined && input.offset !== undefined) {

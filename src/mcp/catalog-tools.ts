@@ -19,9 +19,9 @@ const TOOL_HINTS: Partial<Record<string, string>> = {
     'Pass the next_cursor of the previous search_catalog result unchanged as cursor, with the same query, locale, country and currency.',
 };
 
-function inToolTerms<T>(work: () => T): T {
+async function inToolTerms<T>(work: () => T | Promise<T>): Promise<T> {
   try {
-    return work();
+    return await work();
   } catch (error) {
     const hint = error instanceof HttpProblem ? TOOL_HINTS[error.code] : undefined;
     if (!(error instanceof HttpProblem) || hint === undefined) throw error;
@@ -51,7 +51,7 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       ),
       output: schemas.output(Type.Ref('ProductList')),
       annotations: READ_ONLY,
-      run: (args, { request }) => ({ ...inToolTerms(() => catalog.listProducts({ ...args, q: args.query })), request_id: request.id }),
+      run: async (args, { request }) => ({ ...(await inToolTerms(() => catalog.listProducts({ ...args, q: args.query }))), request_id: request.id }),
     }),
 
     defineTool(publicApiErrors, {
@@ -69,7 +69,7 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       ),
       output: schemas.output(Type.Ref('ProductDetail')),
       annotations: READ_ONLY,
-      run: (args, { request }) => ({ ...inToolTerms(() => catalog.getProduct(args.handle, args)), request_id: request.id }),
+      run: async (args, { request }) => ({ ...(await inToolTerms(() => catalog.getProduct(args.handle, args))), request_id: request.id }),
     }),
 
     defineTool(publicApiErrors, {

@@ -20,6 +20,7 @@ export async function liveCatalog(products: CatalogFileProduct[], regions: Catal
     await importCatalog(store.db, catalog(products, regions));
     const readModel = new CatalogReadModel(store.db, Fastify({ logger: false }).log);
     await readModel.load();
+    await readModel.whenSearchable();
     return readModel.catalog;
   } finally {
     await store.close();

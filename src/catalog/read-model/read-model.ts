@@ -33,6 +33,7 @@ export class CatalogReadModel {
   #timer: NodeJS.Timeout | undefined;
   #catchingUp: Promise<void> | undefined;
   #followedBy: Promise<void> | undefined;
+  #searchable: Promise<void> = Promise.resolve();
   readonly #strings = new StringPool(STRING_POOL_CAPACITY);
 
   constructor(
@@ -49,12 +50,31 @@ export class CatalogReadModel {
     return this.#catalog !== undefined;
   }
 
-  /** The full build, at start (after writing the documents of a store upgraded from before they existed). */
+  /**
+   * The full build, at start (after writing the documents of a store upgraded from before
+   * they existed). The catalog is served as soon as it is loaded; its search index is
+   * built next, in the background, and searches wait for it (`whenSearchable`).
+   */
   async load(): Promise<void> {
     const started = performance.now();
     const written = await writeMissingServedDocuments(this.db);
     if (written > 0) this.log.info({ products: written, ms: Math.round(performance.now() - started) }, 'served documents written for products stored before they existed');
-    this.#catalog = await this.#build('loaded');
+    const catalog = await this.#build('loaded');
+    this.#catalog = catalog;
+    this.#searchable = this.#index(catalog);
+    // Searches waiting for the index see a failure; nothing else awaits it.
+    this.#searchable.catch((error: unknown) => this.log.error({ err: error }, 'building the search index failed'));
+  }
+
+  /** Resolves once the served catalog can be searched: at once, except in the seconds after start. */
+  whenSearchable(): Promise<void> {
+    return this.catalog.searchable ? Promise.resolve() : this.#searchable;
+  }
+
+  async #index(catalog: LiveCatalog): Promise<void> {
+    const started = performance.now();
+    while (catalog.indexSome(PRODUCTS_PER_PAGE) > 0) await yieldToEventLoop();
+    this.log.info({ products: catalog.products.length, ms: Math.round(performance.now() - started) }, 'catalog search index built');
   }
 
   /**
@@ -90,7 +110,10 @@ export class CatalogReadModel {
     for (;;) {
       const changes = await changesAfter(this.db, catalog.version, CHANGES_PER_READ);
       if (changes === undefined) {
-        this.#catalog = await this.#build('rebuilt: the change log no longer holds the changes it missed');
+        // The served catalog stays searchable: its replacement is indexed before the swap.
+        const rebuilt = await this.#build('rebuilt: the change log no longer holds the changes it missed');
+        await this.#index(rebuilt);
+        this.#catalog = rebuilt;
         return;
       }
       if (changes.length === 0) return;

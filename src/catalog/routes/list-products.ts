@@ -28,6 +28,6 @@ export function listProductsRoute(app: FastifyInstance, catalog: CatalogService,
       schemaErrorFormatter: catalogSchemaError,
       onRequest: rateLimit,
     },
-    async (request) => ({ ...catalog.listProducts(request.query), request_id: request.id }),
+    async (request) => ({ ...(await catalog.listProducts(request.query)), request_id: request.id }),
   );
 }
