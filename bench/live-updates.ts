@@ -12,9 +12,12 @@ import { buildService, rssMb, startNodeProcess } from './service-process.js';
  *   every 20 ms: the slowest /healthz, and for each update the time until a public read
  *   serves the new price (the admin answer comes after the change is applied).
  *
- *   npm run bench:live -- --data-dir DIR | --database-url URL [--updates 1000] [--seconds 10]
+ * With --rows-per-request N above 1 the changes go N at a time through POST
+ * /admin/v1/prices, as a system pushing its deltas in small batches would send them.
+ *
+ *   npm run bench:live -- --data-dir DIR | --database-url URL [--updates 1000] [--seconds 10] [--rows-per-request 1]
  */
-const USAGE = 'usage: npm run bench:live -- (--data-dir DIR | --database-url URL) [--updates N] [--seconds S]';
+const USAGE = 'usage: npm run bench:live -- (--data-dir DIR | --database-url URL) [--updates N] [--seconds S] [--rows-per-request N]';
 const PROBE_INTERVAL_MS = 20;
 /** The largest page the public API serves. */
 const PAGE = 20;
@@ -22,7 +25,7 @@ const NEW_QUERIES = ['olive', 'pecorino', 'linen', 'truffle oil', 'caff', 'sicil
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 
 const { values } = parseArgs({
-  options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, updates: { type: 'string', default: '1000' }, seconds: { type: 'string', default: '10' } },
+  options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, updates: { type: 'string', default: '1000' }, seconds: { type: 'string', default: '10' }, 'rows-per-request': { type: 'string', default: '1' } },
 });
 if (!values['data-dir'] === !values['database-url']) {
   console.error(USAGE);
@@ -30,6 +33,7 @@ if (!values['data-dir'] === !values['database-url']) {
 }
 const updates = Number(values.updates);
 const seconds = Number(values.seconds);
+const rowsPerRequest = Number(values['rows-per-request']);
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 const summary = (label: string, samples: number[]) => {
@@ -74,10 +78,10 @@ try {
   }
 
   // One variant of each of the newest products, its handle to read it back.
-  const targets: { handle: string; variantId: string }[] = [];
+  const targets: { handle: string; variantId: string; sku: string }[] = [];
   for (let cursor: string | null = null; targets.length < updates; ) {
     const page: any = await get(`/public/v1/products?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    for (const product of page.products) if (product.variants.length > 0) targets.push({ handle: product.handle, variantId: product.variants[0].id });
+    for (const product of page.products) if (product.variants.length > 0) targets.push({ handle: product.handle, variantId: product.variants[0].id, sku: product.variants[0].sku });
     cursor = page.next_cursor;
     if (!cursor) break;
   }
@@ -94,30 +98,50 @@ try {
 
   const answered: number[] = [];
   const served: number[] = [];
-  const spacingMs = (seconds * 1000) / updates;
+  const refused = new Map<number, number>();
+  const requests = Math.ceil(updates / rowsPerRequest);
+  const spacingMs = (seconds * 1000) / requests;
   const started = performance.now();
+  const changePrices = (group: { variantId: string; amount: number }[], skus: string[]) =>
+    rowsPerRequest === 1
+      ? fetch(`${service.url}/admin/v1/variants/${group[0]!.variantId}`, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ prices: [{ currency: 'EUR', region_id: 'reg_it', amount: group[0]!.amount }] }),
+        })
+      : fetch(`${service.url}/admin/v1/prices`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ rows: group.map((change, index) => ({ sku: skus[index], currency: 'EUR', region_id: 'reg_it', amount: change.amount })) }),
+        });
   await Promise.all(
-    targets.slice(0, updates).map(async (target, index) => {
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + index * spacingMs - performance.now())));
-      const amount = 100_000 + index;
+    Array.from({ length: requests }, async (_, request) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + request * spacingMs - performance.now())));
+      const group = targets.slice(request * rowsPerRequest, (request + 1) * rowsPerRequest).map((target, offset) => ({ ...target, amount: 100_000 + request * rowsPerRequest + offset }));
       const sent = performance.now();
-      const response = await fetch(`${service.url}/admin/v1/variants/${target.variantId}`, {
-        method: 'PATCH',
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ prices: [{ currency: 'EUR', region_id: 'reg_it', amount }] }),
-      });
-      if (!response.ok) throw new Error(`PATCH variant: ${response.status} ${await response.text()}`);
-      answered.push(performance.now() - sent);
-      const product = (await get(`/public/v1/products/${target.handle}`)).product;
-      const price = product.variants.find((variant: { id: string }) => variant.id === target.variantId).price.amount;
-      if (price !== amount / 100) throw new Error(`${target.handle}: served ${price} after the change to ${amount / 100}`);
-      served.push(performance.now() - sent);
+      const response = await changePrices(group, group.map((target) => target.sku));
+      await response.arrayBuffer();
+      if (!response.ok) {
+        refused.set(response.status, (refused.get(response.status) ?? 0) + group.length);
+        return;
+      }
+      const answeredAfter = performance.now() - sent;
+      await Promise.all(
+        group.map(async (target) => {
+          const product = (await get(`/public/v1/products/${target.handle}`)).product;
+          const price = product.variants.find((variant: { id: string }) => variant.id === target.variantId).price.amount;
+          if (price !== target.amount / 100) throw new Error(`${target.handle}: served ${price} after the change to ${target.amount / 100}`);
+          answered.push(answeredAfter);
+          served.push(performance.now() - sent);
+        }),
+      );
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
   probing = false;
   await probes;
-  console.log(`${answered.length} price updates in ${elapsed.toFixed(1)} s; RSS ${await rssMb(service)} MB`);
+  console.log(`${answered.length} price updates (${rowsPerRequest} per request) in ${elapsed.toFixed(1)} s; RSS ${await rssMb(service)} MB`);
+  if (refused.size > 0) console.log(`refused: ${[...refused].map(([status, count]) => `${count} × ${status}`).join(', ')}`);
   console.log(summary('admin answer', answered));
   console.log(summary('until a public read serves it', served));
   console.log(summary(`GET /healthz every ${PROBE_INTERVAL_MS} ms`, healthz));
