@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
-import { chunks } from '../catalog/write/chunks.js';
+import { chunks } from '../store/chunks.js';
 import { AdminProblem } from './errors.js';
 
 /** One thing a request changed, as the audit trail records it. */

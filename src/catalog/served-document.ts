@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { chunks } from '../store/chunks.js';
 import type { Database } from '../store/schema.js';
 
 /**
@@ -89,14 +90,11 @@ export async function writeServedDocuments(
   productIds: readonly string[],
   built: ReadonlyMap<string, ServedDocument> = new Map(),
 ): Promise<void> {
-  const given = productIds.filter((id) => built.has(id));
-  for (let start = 0; start < given.length; start += PRODUCTS_PER_STATEMENT) {
-    const ids = given.slice(start, start + PRODUCTS_PER_STATEMENT);
+  for (const ids of chunks(productIds.filter((id) => built.has(id)), PRODUCTS_PER_STATEMENT)) {
     await storeDocuments(db, new Map(ids.map((id) => [id, built.get(id)!])), 'always');
   }
-  const others = productIds.filter((id) => !built.has(id));
-  for (let start = 0; start < others.length; start += PRODUCTS_PER_STATEMENT) {
-    await storeDocuments(db, await readServedDocuments(db, others.slice(start, start + PRODUCTS_PER_STATEMENT)), 'always');
+  for (const ids of chunks(productIds.filter((id) => !built.has(id)), PRODUCTS_PER_STATEMENT)) {
+    await storeDocuments(db, await readServedDocuments(db, ids), 'always');
   }
 }
 

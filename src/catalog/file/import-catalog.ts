@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { PostgresAdapter, sql, type Insertable, type Transaction } from 'kysely';
 import { newOrderedId } from '../../lib/new-id.js';
+import { chunks } from '../../store/chunks.js';
 import type { Db } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import { lockCatalogForWriting, recordCatalogChange } from '../change-log.js';
@@ -44,8 +45,6 @@ export interface CatalogWritePlan {
 
 type Trx = Transaction<Database>;
 
-/** Values per `in (...)` list and rows per multi-row statement: well under SQLite's and PostgreSQL's bound-parameter limits. */
-const CHUNK = 400;
 /** Rows per statement that takes its rows as one JSON text (`insertFromJson`): a batch's prices fit in one or two. */
 const JSON_CHUNK = 10_000;
 
@@ -76,7 +75,7 @@ export async function importCatalog(db: Db, catalog: CatalogFile, options: Impor
     skus: new Set(catalog.products.flatMap((product) => product.variants.map((variant) => variant.sku))),
     productCount: catalog.products.length,
   };
-  return writeCatalog(db, plan, batchesOf(catalog.products, options.batchSize ?? IMPORT_BATCH_SIZE), options);
+  return writeCatalog(db, plan, chunks(catalog.products, options.batchSize ?? IMPORT_BATCH_SIZE), options);
 }
 
 /**
@@ -147,9 +146,6 @@ export async function writeCatalog(
   return report;
 }
 
-function* batchesOf<T>(items: T[], size: number): Generator<T[]> {
-  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
-}
 
 /**
  * Writes one batch of products; returns the ids of every product it touched, and the
@@ -390,6 +386,3 @@ function insertFromJson<T extends 'product_translations' | 'product_options' | '
   return trx.insertInto(table).columns(columns).expression(values);
 }
 
-function* chunks<T>(items: T[], size = CHUNK): Generator<T[]> {
-  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
-}

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { throttledWarning } from '../../lib/throttled-warning.js';
+import { chunks } from '../../store/chunks.js';
 import type { Db } from '../../store/database.js';
 import { changesAfter, readCatalogVersion } from '../change-log.js';
 import { LiveCatalog } from './live-catalog.js';
@@ -125,8 +126,7 @@ export class CatalogReadModel {
   }
 
   async #applyProducts(catalog: LiveCatalog, ids: string[]): Promise<void> {
-    for (let start = 0; start < ids.length; start += PRODUCTS_PER_SLICE) {
-      const slice = ids.slice(start, start + PRODUCTS_PER_SLICE);
+    for (const slice of chunks(ids, PRODUCTS_PER_SLICE)) {
       catalog.apply(slice, await loadProducts(this.db, slice, this.#strings));
       await yieldToEventLoop();
     }

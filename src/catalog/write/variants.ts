@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import { chunks } from './chunks.js';
+import { chunks } from '../../store/chunks.js';
 import { CatalogWriteError, checkVersion, type VersionCondition } from './write-errors.js';
 
 type Trx = Kysely<Database>;
