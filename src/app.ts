@@ -8,6 +8,7 @@ import { openApiDocument } from './openapi-document.js';
 import { seedEmptyStore } from './catalog/seed.js';
 import type { Config } from './config.js';
 import { clientErrorHandler } from './http/client-errors.js';
+import { compression } from './http/compression.js';
 import { corsPolicy } from './http/cors.js';
 import { errorSurfaces, frameworkErrorHandler } from './http/error-surface.js';
 import { serializeJson } from './http/json-serializer.js';
@@ -82,6 +83,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   for (const schema of [...catalogSchemas, ...sandboxSchemas]) app.addSchema(schema);
 
+  await app.register(compression);
   await app.register(openapi, { document: openApiDocument(config) });
   // Each feature answers its own errors in its own context; URLs none claims get the public API's envelope.
   await app.register(errorSurfaces, { fallback: publicApiErrors });

@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
+import { CatalogAnswers } from './answers.js';
 import { CatalogChangeFeed } from './catalog-change-feed.js';
 import { CatalogService } from './catalog-service.js';
 import { CursorCodec } from './cursor.js';
 import { publicApiErrors } from './errors.js';
 import { useErrorSurface } from '../http/error-surface.js';
 import { deploymentSecret } from '../store/deployment-secrets.js';
-import { defineCatalogRateLimit } from './rate-limit.js';
+import { catalogLimitInWords, defineCatalogRateLimit } from './rate-limit.js';
 import { CatalogReadModel } from './read-model/read-model.js';
 import { getProductRoute } from './routes/get-product.js';
 import { listProductsRoute } from './routes/list-products.js';
@@ -49,14 +50,16 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
     app.decorate('catalogReadModel', readModel);
     app.decorate('catalog', catalog);
 
-    const rateLimit = defineCatalogRateLimit(app, config.catalogRateLimit);
+    const rateLimit = defineCatalogRateLimit(app, config);
     app.decorate('catalogRateLimit', rateLimit);
-    const responses = catalogResponses(config.catalogRateLimit);
+    const answers = new CatalogAnswers(config.catalogCache);
+    const responses = catalogResponses(catalogLimitInWords(config), answers.caching.cacheControl);
     await app.register(
       async (routes) => {
         useErrorSurface(routes, publicApiErrors);
-        listProductsRoute(routes, catalog, rateLimit, responses);
-        getProductRoute(routes, catalog, rateLimit, responses);
+        const kit = { catalog, answers, rateLimit, responses };
+        listProductsRoute(routes, kit);
+        getProductRoute(routes, kit);
       },
       { prefix: '/public' },
     );

@@ -40,6 +40,8 @@ export const publicApiErrors: ErrorSurface = {
   invalidRequestCode: 'INVALID_QUERY',
   notFoundCode: 'INVALID_QUERY',
   internalErrorCode: 'INTERNAL_ERROR',
+  // Successful catalog reads are cacheable; a refusal is about one request (a 429 about one client).
+  errorHeaders: { 'cache-control': 'no-store' },
   malformedPath: (url) =>
     new HttpProblem(400, url.startsWith(PRODUCT_PATH) ? 'INVALID_HANDLE' : 'INVALID_QUERY', 'The request path is malformed or too long.', {
       hint: `Percent-encode the path correctly. ${HANDLE_HINT}`,

@@ -26,6 +26,8 @@ export interface ErrorSurface {
   recognise?(error: unknown): HttpProblem | undefined;
   /** Headers on every answer of the surface, errors and unknown routes included. */
   headers?: Readonly<Record<string, string>>;
+  /** Headers on its error answers only (e.g. keeping caches from storing a 429 meant for one client). */
+  errorHeaders?: Readonly<Record<string, string>>;
   /** The answer to a path the router cannot read (bad percent-encoding, a parameter too long); a generic 400 by default. */
   malformedPath?(url: string): HttpProblem;
   /** Where the surface's routes are documented, for hints; `/openapi.json` by default. */
@@ -123,6 +125,7 @@ export function frameworkErrorHandler(_error: FastifyError, request: FastifyRequ
 
 function sendProblem(surface: ErrorSurface, request: FastifyRequest, reply: FastifyReply, problem: HttpProblem): FastifyReply {
   applyProblemHeaders(reply, problem.details);
+  if (surface.errorHeaders) reply.headers(surface.errorHeaders);
   return reply.code(problem.statusCode).type('application/json; charset=utf-8').send(surface.body(problem, request));
 }
 

@@ -1,8 +1,12 @@
 import fastifySwagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
+import { PreparedBody, sendPrepared, type Caching } from './prepared-body.js';
 
 export const CONTRACT_VERSION = '1.0.0';
+
+/** The document changes only when the service is redeployed or reconfigured; its ETag revalidates it cheaply after that. */
+const DOCUMENT_CACHING: Caching = { cacheControl: 'public, max-age=300, stale-while-revalidate=86400' };
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -38,16 +42,22 @@ export const openapi = fp<{ document: ApiDocument }>(
       transform: ({ schema, url, route }) => (route.config?.openApiDocument ? { schema: { hide: true }, url } : documentStreamedBody(schema, url)),
     });
 
+    // Made once, on the first request: the routes are all known by then.
+    let prepared: PreparedBody | undefined;
     app.get(
       '/openapi.json',
       {
+        compress: false,
         schema: {
           tags: ['discovery'],
           summary: 'The OpenAPI 3.1 contract of this service',
           response: { 200: { description: 'OpenAPI 3.1 document', type: 'object', additionalProperties: true } },
         },
       },
-      async () => app.swagger(),
+      async (request, reply) => {
+        prepared ??= new PreparedBody(JSON.stringify(app.swagger()));
+        return sendPrepared(request, reply, prepared, '', DOCUMENT_CACHING);
+      },
     );
   },
   { name: 'openapi' },

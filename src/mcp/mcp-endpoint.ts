@@ -104,6 +104,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     options.path,
     {
       config,
+      compress: false,
       schema: {
         operationId: options.name.replace(/\W+/g, '_'),
         tags: ['discovery'],

@@ -89,3 +89,36 @@ describe('catalog rate limit switched off (catalogRateLimit 0)', () => {
     });
   }
 });
+
+describe('trusted storefront servers (CATALOG_TRUSTED_CLIENTS): a window of their own, with a higher limit', () => {
+  let testApp: TestApp;
+  before(async () => {
+    testApp = await startTestApp({
+      config: { catalogRateLimit: 2, trustedCatalogClients: ['10.20.0.0/16', '192.0.2.7'], trustedCatalogRateLimit: 5 },
+    });
+  });
+  after(() => testApp.close());
+
+  const from = (remoteAddress: string) => testApp.client.request({ method: 'GET', url: LIST, remoteAddress });
+  const statuses = async (remoteAddress: string, count: number) => {
+    const answers: number[] = [];
+    for (let i = 0; i < count; i++) answers.push((await from(remoteAddress)).statusCode);
+    return answers;
+  };
+
+  it('gives each trusted address the trusted limit, in its own window', async () => {
+    assert.deepEqual(await statuses('10.20.3.4', 6), [200, 200, 200, 200, 200, 429]);
+    assert.equal((await from('10.20.3.5')).headers['ratelimit-limit'], '5', 'another address of the range counts on its own');
+    assert.deepEqual(await statuses('::ffff:192.0.2.7', 5), [200, 200, 200, 200, 200], 'an IPv4-mapped address is the same client');
+  });
+
+  it('keeps everyone else on the public limit', async () => {
+    assert.deepEqual(await statuses('10.21.0.1', 3), [200, 200, 429]);
+    assert.equal((await from('192.0.2.8')).headers['ratelimit-limit'], '2');
+  });
+
+  it('says both limits in the contract', async () => {
+    const document = JSON.stringify((await testApp.app.inject({ url: '/openapi.json' })).json());
+    assert.match(document, /the catalog limit is 2 requests per client IP per minute; 5 per minute for each storefront server this deployment trusts/);
+  });
+});

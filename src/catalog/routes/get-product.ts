@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import type { CatalogService } from '../catalog-service.js';
-import type { RateLimitCheck } from '../../http/rate-limit.js';
+import { sendPrepared } from '../../http/prepared-body.js';
+import { requestIdTail } from '../answers.js';
 import { HANDLE_RULE, handleField } from '../handle.js';
 import { marketFields } from '../query-schemas.js';
 import { invalidHandle } from '../errors.js';
-import { catalogSchemaError, errorResponse, type CatalogResponses } from './shared.js';
+import { catalogSchemaError, errorResponse, type CatalogRouteKit } from './shared.js';
 
 const Params = Type.Object({ handle: handleField(`${HANDLE_RULE}; anything else is INVALID_HANDLE.`) });
 
 const Query = Type.Object(marketFields);
 
-export function getProductRoute(app: FastifyInstance, catalog: CatalogService, rateLimit: RateLimitCheck, responses: CatalogResponses): void {
+export function getProductRoute(app: FastifyInstance, { catalog, answers, rateLimit, responses }: CatalogRouteKit): void {
   app.get<{ Params: Static<typeof Params>; Querystring: Static<typeof Query> }>(
     '/v1/products/:handle',
     {
@@ -25,6 +25,7 @@ export function getProductRoute(app: FastifyInstance, catalog: CatalogService, r
         querystring: Query,
         response: {
           200: responses.ok('The product', Type.Ref('ProductDetail')),
+          304: responses.notModified,
           400: errorResponse('REGION_NOT_FOUND for an invalid market; INVALID_HANDLE for a malformed handle'),
           404: errorResponse('PRODUCT_NOT_FOUND: unknown, draft or weighted product'),
           429: responses.rateLimited,
@@ -33,8 +34,10 @@ export function getProductRoute(app: FastifyInstance, catalog: CatalogService, r
       },
       schemaErrorFormatter: catalogSchemaError,
       onRequest: rateLimit,
+      // Prepared answers carry their compressed forms.
+      compress: false,
     },
-    async (request) => ({ ...catalog.getProduct(request.params.handle, request.query), request_id: request.id }),
+    async (request, reply) => sendPrepared(request, reply, answers.detail(catalog.getProduct(request.params.handle, request.query)), requestIdTail(request.id), answers.caching),
   );
 
   // A handle never contains a slash: a longer path under the product route is a malformed

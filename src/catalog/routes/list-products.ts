@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import type { CatalogService } from '../catalog-service.js';
+import { sendPrepared } from '../../http/prepared-body.js';
+import { requestIdTail } from '../answers.js';
 import { marketFields, queryFields } from '../query-schemas.js';
-import type { RateLimitCheck } from '../../http/rate-limit.js';
-import { catalogSchemaError, errorResponse, type CatalogResponses } from './shared.js';
+import { catalogSchemaError, errorResponse, type CatalogRouteKit } from './shared.js';
 
 const Query = Type.Object({ ...queryFields, ...marketFields });
 
-export function listProductsRoute(app: FastifyInstance, catalog: CatalogService, rateLimit: RateLimitCheck, responses: CatalogResponses): void {
+export function listProductsRoute(app: FastifyInstance, { catalog, answers, rateLimit, responses }: CatalogRouteKit): void {
   app.get<{ Querystring: Static<typeof Query> }>(
     '/v1/products',
     {
@@ -20,6 +20,7 @@ export function listProductsRoute(app: FastifyInstance, catalog: CatalogService,
         querystring: Query,
         response: {
           200: responses.ok('A page of products', Type.Ref('ProductList')),
+          304: responses.notModified,
           400: errorResponse('REGION_NOT_FOUND for an invalid market; INVALID_QUERY for an invalid q, limit, offset or cursor, or cursor combined with offset'),
           429: responses.rateLimited,
           500: errorResponse('INTERNAL_ERROR: temporary failure'),
@@ -27,7 +28,9 @@ export function listProductsRoute(app: FastifyInstance, catalog: CatalogService,
       },
       schemaErrorFormatter: catalogSchemaError,
       onRequest: rateLimit,
+      // Prepared answers carry their compressed forms.
+      compress: false,
     },
-    async (request) => ({ ...(await catalog.listProducts(request.query)), request_id: request.id }),
+    async (request, reply) => sendPrepared(request, reply, answers.list(await catalog.listProducts(request.query)), requestIdTail(request.id), answers.caching),
   );
 }

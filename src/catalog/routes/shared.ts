@@ -1,11 +1,13 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
 import { Type, type TSchema } from 'typebox';
+import type { RateLimitCheck } from '../../http/rate-limit.js';
+import type { CatalogAnswers } from '../answers.js';
+import type { CatalogService } from '../catalog-service.js';
 import { catalogProblem, invalidHandle } from '../errors.js';
 import { DEFAULT_LOCALE, LOCALES } from '../locales.js';
 import { DEFAULT_COUNTRY } from '../market.js';
 import { QUERY_BOUNDS_RULE } from '../query-schemas.js';
-import { catalogLimitInWords } from '../rate-limit.js';
 
 const integerHeader = (description: string) => Type.Integer({ description });
 const requestIdHeader = { 'X-Request-Id': Type.String({ format: 'uuid', description: 'Same as `request_id` in the body.' }) };
@@ -14,22 +16,40 @@ const errorBody = { 'application/json': { schema: Type.Ref('PublicApiError') } }
 /** A catalog error answer other than RATE_LIMITED, documented with its request id. */
 export const errorResponse = (description: string) => ({ description, headers: requestIdHeader, content: errorBody });
 
-/** How the catalog routes document the answers that carry the RateLimit headers, with the deployment's limit. */
+/** What every catalog route is declared with. */
+export interface CatalogRouteKit {
+  catalog: CatalogService;
+  answers: CatalogAnswers;
+  rateLimit: RateLimitCheck;
+  responses: CatalogResponses;
+}
+
+/** How the catalog routes document the answers that carry the RateLimit and caching headers, with the deployment's limit and cache lifetimes. */
 export interface CatalogResponses {
   ok(description: string, schema: TSchema): object;
+  notModified: object;
   rateLimited: object;
 }
 
-export function catalogResponses(rateLimit: number): CatalogResponses {
+export function catalogResponses(limitInWords: string, cacheControl: string): CatalogResponses {
   // The headers every catalog answer within the limit carries.
   const headers = {
-    'RateLimit-Limit': integerHeader(`Requests allowed per window; the catalog limit is ${catalogLimitInWords(rateLimit)}.`),
+    'RateLimit-Limit': integerHeader(`Requests allowed per window; the catalog limit is ${limitInWords}.`),
     'RateLimit-Remaining': integerHeader('Requests left in the current window.'),
     'RateLimit-Reset': integerHeader('Delta-seconds until the window resets.'),
     ...requestIdHeader,
   };
+  const validators = {
+    ETag: Type.String({
+      description:
+        'Strong validator of the answer (everything but request_id), the same on every instance; it changes when anything shown changes. Send it in If-None-Match to get 304 while the answer is unchanged. Each Content-Encoding has its own tag; any of them revalidates.',
+    }),
+    'Cache-Control': Type.String({ description: `How long browsers and shared caches may keep the answer on this deployment: \`${cacheControl}\`. Errors are \`no-store\`.` }),
+    Vary: Type.String({ description: '`Accept-Encoding` (gzip or br for bodies over about 1 KB, when asked), and `Origin` when CORS_ORIGINS lists origins.' }),
+  };
   return {
-    ok: (description, schema) => ({ description, headers, content: { 'application/json': { schema } } }),
+    ok: (description, schema) => ({ description, headers: { ...headers, ...validators }, content: { 'application/json': { schema } } }),
+    notModified: { description: 'Not Modified: If-None-Match holds the ETag of the answer as it is now; no body.', headers: { ...headers, ...validators } },
     rateLimited: {
       description: 'RATE_LIMITED',
       headers: { ...headers, 'Retry-After': integerHeader('Seconds until a retry may succeed; equals RateLimit-Reset.') },
