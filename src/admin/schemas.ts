@@ -72,11 +72,22 @@ export const HandleParams = Type.Object({ handle: CatalogFileProduct.properties.
 /** A variant as stored: the catalog file's variant, with its id and version. */
 export const AdminVariant = Type.Object({ id: Type.String(), version, ...CatalogFileVariant.properties });
 
-/** A product as stored, drafts included: the catalog file's product, with ids, versions and times. */
+/** A locale's text as stored: the description is always there, null when there is none. */
+const StoredText = Type.Required(CatalogFileProduct.properties.translations.properties.en);
+
+/**
+ * A product as stored, drafts included: the catalog file's product, with ids, versions and
+ * times. What the file may leave out but the store always has (null or not) is required.
+ */
 export const AdminProduct = Type.Object({
   id: Type.String(),
   version,
   ...CatalogFileProduct.properties,
+  thumbnail: Type.Required(Type.Pick(CatalogFileProduct, ['thumbnail'])).properties.thumbnail,
+  translations: Type.Object(
+    Object.fromEntries(LOCALES.map((locale) => [locale, locale === DEFAULT_LOCALE ? StoredText : Type.Optional(StoredText)])),
+    { additionalProperties: false, description: `One text per locale that has one; ${DEFAULT_LOCALE} always.` },
+  ),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
   variants: Type.Array(AdminVariant),

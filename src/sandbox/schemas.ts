@@ -153,7 +153,7 @@ export const SandboxShippingOption = Type.Object(
     id: Type.String(),
     name: Type.String(),
     amount: Type.Number({ description: "Major units; the amount configured for the cart's currency." }),
-    currency: Type.Optional(Type.String()),
+    currency: Type.String(),
   },
   { $id: 'SandboxShippingOption' },
 );
@@ -174,7 +174,13 @@ export const SandboxCart = Type.Object(
       { description: 'Computed in integer minor units and served in major units, so three items at 0.10 total exactly 0.3.' },
     ),
     status: Type.Optional(Type.Literal('ready_for_checkout', { description: 'Only on a successful checkout answer.' })),
-    checkout_url: Type.Optional(Type.Null({ description: 'Only on a checkout answer; always null: nothing real is paid.' })),
+    // A string type too, though the sandbox only ever sends null: generators drop a property that can only be null.
+    checkout_url: Type.Optional(
+      Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+        description:
+          'Only on a checkout answer (POST /sandbox/v1/carts/{id}/checkout, or checkout_link on the compatibility route), and then always null: nothing real is paid in the sandbox. Typed as a URI or null because a production checkout is to give the payment page here.',
+      }),
+    ),
   },
   {
     $id: 'SandboxCart',
@@ -195,7 +201,7 @@ export const SandboxShippingOptions = Type.Object(
 export const SandboxError = Type.Object(
   {
     error: Type.Enum([...SANDBOX_ERROR_CODES]),
-    message: Type.Optional(Type.String()),
+    message: Type.String(),
     scope: Type.Optional(ScopeName),
     retry_after: Type.Optional(Type.Integer({ description: 'Seconds; same as the Retry-After header.' })),
   },
