@@ -51,13 +51,18 @@ const COMMON_ERRORS: Partial<Record<number, string>> = {
   503: 'STORE_UNAVAILABLE: the store is unreachable; nothing was written (Retry-After).',
 };
 
+const errorResponse = (description: string) => ({ description, headers: requestIdHeader, content: jsonBody(AdminError) });
+
 /** The error answers of a route: the common ones plus its own, by status (a route's own text wins). */
 export function errorResponses(own: Partial<Record<number, string>>): Record<number, object> {
   const all = { ...COMMON_ERRORS, ...own };
-  return Object.fromEntries(
-    Object.entries(all).map(([status, description]) => [status, { description, headers: requestIdHeader, content: jsonBody(AdminError) }]),
-  );
+  return Object.fromEntries(Object.entries(all).map(([status, description]) => [status, errorResponse(description!)]));
 }
+
+/** A request refused before its route ran, on the one admin route that needs no token (its document). */
+export const malformedRequestResponse = errorResponse(
+  'INVALID_REQUEST: a repeated Host or Authorization header (400), or a body with a Content-Encoding (415).',
+);
 
 export const STALE = 'PRECONDITION_FAILED: If-Match names another version (details.current_version), or the resource does not exist.';
 

@@ -105,25 +105,29 @@ export const SandboxShippingOptionRequest = Type.Object(
 export const SandboxEmptyRequest = Type.Object({}, { $id: 'SandboxEmptyRequest', additionalProperties: false });
 
 /**
- * TypeBox writes a union as `anyOf` without a discriminator; the contract's body is a
- * `oneOf` discriminated by `action`, which Ajv (option `discriminator`) validates by
- * looking at `action` first, so a wrong action gets one clear error.
+ * The contract's body is a `oneOf` discriminated by `action`, which Ajv (option
+ * `discriminator`) validates by looking at `action` first, so a wrong action gets one
+ * clear error. Each branch is a named component: a discriminator can only select
+ * branches by reference (the document's `mapping` is derived from their `action`).
  */
-const closed = (description: string) => ({ additionalProperties: false, description });
+const closed = ($id: string, description: string) => ({ $id, additionalProperties: false, description });
 const actionBranches = [
   Type.Object(
     { action: Type.Literal('add_item'), variant_id: variantId(), quantity: Quantity },
-    closed(`Same as POST /sandbox/v1/carts/{id}/items (needs ${CART_SCOPE}).`),
+    closed('SandboxAddItemAction', `Same as POST /sandbox/v1/carts/{id}/items (needs ${CART_SCOPE}).`),
   ),
   Type.Object(
     { action: Type.Literal('set_shipping_address'), address: Type.Ref('SandboxAddress') },
-    closed(`Same as POST /sandbox/v1/carts/{id}/shipping-address (needs ${CART_SCOPE}).`),
+    closed('SandboxSetShippingAddressAction', `Same as POST /sandbox/v1/carts/{id}/shipping-address (needs ${CART_SCOPE}).`),
   ),
   Type.Object(
     { action: Type.Literal('select_shipping_option'), shipping_option_id: ShippingOptionId },
-    closed(`Same as POST /sandbox/v1/carts/{id}/shipping-option (needs ${CART_SCOPE}).`),
+    closed('SandboxSelectShippingOptionAction', `Same as POST /sandbox/v1/carts/{id}/shipping-option (needs ${CART_SCOPE}).`),
   ),
-  Type.Object({ action: Type.Literal('checkout_link') }, closed(`Same as POST /sandbox/v1/carts/{id}/checkout (needs ${CHECKOUT_SCOPE}).`)),
+  Type.Object(
+    { action: Type.Literal('checkout_link') },
+    closed('SandboxCheckoutLinkAction', `Same as POST /sandbox/v1/carts/{id}/checkout (needs ${CHECKOUT_SCOPE}).`),
+  ),
 ];
 export type SandboxAction = Static<(typeof actionBranches)[number]>;
 
@@ -132,7 +136,8 @@ export const SandboxActionRequest = Type.Unsafe<SandboxAction>({
   description: 'Body of the deprecated compatibility route: exactly one of four actions, discriminated by `action`.',
   // Ajv applies a discriminator to objects only; without this an array would pass.
   type: 'object',
-  oneOf: actionBranches,
+  // TypeBox does not type the `$id` an object schema was given.
+  oneOf: actionBranches.map((branch) => Type.Ref((branch as unknown as { $id: string }).$id)),
   discriminator: { propertyName: 'action' },
 });
 
@@ -265,6 +270,7 @@ export const sandboxSchemas = [
   SandboxAddress,
   SandboxShippingOptionRequest,
   SandboxEmptyRequest,
+  ...actionBranches,
   SandboxActionRequest,
   SandboxCartItem,
   SandboxShippingOption,
