@@ -1,3 +1,4 @@
+import { malformedRequestResponse } from './catalog/routes/shared.js';
 import type { Config } from './config.js';
 import type { ApiDocument } from './http/openapi.js';
 
@@ -22,11 +23,15 @@ export function openApiDocument(config: Config): ApiDocument {
         description:
           'A sandbox key from POST /sandbox/v1/keys (`sbx_test_...`), sent as `Authorization: Bearer <access_token>`. The scopes listed on an operation are the ones it needs.',
       },
-      metricsBearer: {
-        type: 'http',
-        scheme: 'bearer',
-        description: "The server's METRICS_TOKEN, required by GET /metrics when the server sets one.",
-      },
+      // Declared only where GET /metrics uses it: an unused scheme would tell clients of a credential they never need.
+      ...(config.metricsToken && {
+        metricsBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "The server's METRICS_TOKEN, required by GET /metrics.",
+        },
+      }),
     },
+    malformedRequest: malformedRequestResponse,
   };
 }

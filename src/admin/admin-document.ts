@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { ApiDocument } from '../http/openapi.js';
+import { malformedRequestResponse } from './schemas.js';
 
 /** What `/admin/openapi.json` says of the admin API as a whole. */
 export function adminApiDocument(config: Config): ApiDocument {
@@ -25,5 +26,6 @@ export function adminApiDocument(config: Config): ApiDocument {
     securitySchemes: {
       adminBearer: { type: 'http', scheme: 'bearer', description: 'A token from ADMIN_TOKENS, sent as `Authorization: Bearer <token>`.' },
     },
+    malformedRequest: malformedRequestResponse,
   };
 }

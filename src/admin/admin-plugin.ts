@@ -48,15 +48,21 @@ export const adminPlugin = fp<{ config: Config; store: Store }>(
         admin.setSchemaErrorFormatter(adminSchemaError);
         admin.decorateRequest('adminActor', null);
 
-        const document = await separateOpenApiDocument(admin, 'admin', adminApiDocument(config));
+        const apiDocument = adminApiDocument(config);
+        const document = await separateOpenApiDocument(admin, 'admin', apiDocument);
         admin.get(
           '/openapi.json',
           {
             schema: {
+              operationId: 'getAdminOpenApiDocument',
               tags: ['discovery'],
               summary: 'The OpenAPI 3.1 document of the admin API',
               description: 'Public, like /openapi.json: the routes need a token, their description does not.',
-              response: { 200: { description: 'OpenAPI 3.1 document', type: 'object', additionalProperties: true } },
+              security: [],
+              response: {
+                200: { description: 'OpenAPI 3.1 document', type: 'object', additionalProperties: true },
+                '4xx': apiDocument.malformedRequest,
+              },
             },
           },
           async () => document(),

@@ -51,13 +51,18 @@ const COMMON_ERRORS: Partial<Record<number, string>> = {
   503: 'STORE_UNAVAILABLE: the store is unreachable; nothing was written (Retry-After).',
 };
 
+const errorResponse = (description: string) => ({ description, headers: requestIdHeader, content: jsonBody(AdminError) });
+
 /** The error answers of a route: the common ones plus its own, by status (a route's own text wins). */
 export function errorResponses(own: Partial<Record<number, string>>): Record<number, object> {
   const all = { ...COMMON_ERRORS, ...own };
-  return Object.fromEntries(
-    Object.entries(all).map(([status, description]) => [status, { description, headers: requestIdHeader, content: jsonBody(AdminError) }]),
-  );
+  return Object.fromEntries(Object.entries(all).map(([status, description]) => [status, errorResponse(description!)]));
 }
+
+/** A request refused before its route ran, on the one admin route that needs no token (its document). */
+export const malformedRequestResponse = errorResponse(
+  'INVALID_REQUEST: a repeated Host or Authorization header (400), or a body with a Content-Encoding (415).',
+);
 
 export const STALE = 'PRECONDITION_FAILED: If-Match names another version (details.current_version), or the resource does not exist.';
 
@@ -72,11 +77,22 @@ export const HandleParams = Type.Object({ handle: CatalogFileProduct.properties.
 /** A variant as stored: the catalog file's variant, with its id and version. */
 export const AdminVariant = Type.Object({ id: Type.String(), version, ...CatalogFileVariant.properties });
 
-/** A product as stored, drafts included: the catalog file's product, with ids, versions and times. */
+/** A locale's text as stored: the description is always there, null when there is none. */
+const StoredText = Type.Required(CatalogFileProduct.properties.translations.properties.en);
+
+/**
+ * A product as stored, drafts included: the catalog file's product, with ids, versions and
+ * times. What the file may leave out but the store always has (null or not) is required.
+ */
 export const AdminProduct = Type.Object({
   id: Type.String(),
   version,
   ...CatalogFileProduct.properties,
+  thumbnail: Type.Required(Type.Pick(CatalogFileProduct, ['thumbnail'])).properties.thumbnail,
+  translations: Type.Object(
+    Object.fromEntries(LOCALES.map((locale) => [locale, locale === DEFAULT_LOCALE ? StoredText : Type.Optional(StoredText)])),
+    { additionalProperties: false, description: `One text per locale that has one; ${DEFAULT_LOCALE} always.` },
+  ),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
   variants: Type.Array(AdminVariant),

@@ -5,7 +5,8 @@ import { LocaleCode } from './locales.js';
 /**
  * The catalog resources of the contract. Each has an `$id` equal to its
  * contract name: routes refer to them with `Type.Ref`, and `/openapi.json` lists them
- * under that name in `components.schemas`.
+ * under that name in `components.schemas`. A field every answer carries is `required`,
+ * null or not: generated clients would otherwise type it as possibly absent.
  */
 
 const nullable = <T extends TSchema>(schema: T, description: string) =>
@@ -58,14 +59,12 @@ export const VariantOption = Type.Object(
 export const Variant = Type.Object(
   {
     id: Type.String(),
-    sku: Type.Optional(nullable(Type.String(), 'Stock keeping unit.')),
-    display_name: Type.Optional(nullable(Type.String(), 'Option values joined in option order, e.g. "500 g / Whole bean".')),
+    sku: nullable(Type.String(), 'Stock keeping unit.'),
+    display_name: nullable(Type.String(), 'Option values joined in option order, e.g. "500 g / Whole bean"; null when the product has no options.'),
     options: Type.Array(Type.Ref('VariantOption')),
-    price: Type.Optional(
-      Type.Union([Type.Ref('Price'), Type.Null()], {
-        description: 'Calculated price for the resolved market; null when the variant has no price there. Always present.',
-      }),
-    ),
+    price: Type.Union([Type.Ref('Price'), Type.Null()], {
+      description: 'Calculated price for the resolved market; null when the variant has no price there.',
+    }),
     availability: Type.Ref('Availability'),
   },
   { $id: 'Variant' },
@@ -76,15 +75,13 @@ export const Product = Type.Object(
     id: Type.String(),
     handle: Type.String({ description: 'URL handle, shared across locales; used in `/public/v1/products/{handle}`.' }),
     title: Type.String({ description: 'In the requested locale, falling back to English.' }),
-    description: Type.Optional(nullable(Type.String(), 'In the requested locale, falling back to English.')),
-    thumbnail: Type.Optional(nullable(Type.String(), 'Image address.')),
+    description: nullable(Type.String(), 'In the requested locale, falling back to English; null when there is none.'),
+    thumbnail: nullable(Type.String(), 'Image address; null when there is none.'),
     url: Type.String({ format: 'uri', description: 'Storefront address of the product.' }),
     variants: Type.Array(Type.Ref('Variant')),
-    price_range: Type.Optional(
-      Type.Union([Type.Ref('PriceRange'), Type.Null()], {
-        description: 'Summary only; null when no variant has a price in the market. Always present.',
-      }),
-    ),
+    price_range: Type.Union([Type.Ref('PriceRange'), Type.Null()], {
+      description: 'Summary only; null when no variant has a price in the market.',
+    }),
   },
   { $id: 'Product', description: 'A published product. Draft and weighted products are never served.' },
 );

@@ -28,6 +28,12 @@ export interface ApiDocument {
   serverUrl: string;
   tags: { name: string; description: string }[];
   securitySchemes: Record<string, { type: 'http'; scheme: string; description: string }>;
+  /**
+   * The response object of a request refused before its route ran (a repeated Host or
+   * Authorization header, a body with a Content-Encoding...), in the envelope of the
+   * context that serves the document: the document route's only client error.
+   */
+  malformedRequest: object;
 }
 
 /**
@@ -49,9 +55,14 @@ export const openapi = fp<{ document: ApiDocument }>(
       {
         compress: false,
         schema: {
+          operationId: 'getOpenApiDocument',
           tags: ['discovery'],
           summary: 'The OpenAPI 3.1 contract of this service',
-          response: { 200: { description: 'OpenAPI 3.1 document', type: 'object', additionalProperties: true } },
+          security: [],
+          response: {
+            200: { description: 'OpenAPI 3.1 document', type: 'object', additionalProperties: true },
+            '4xx': document.malformedRequest,
+          },
         },
       },
       async (request, reply) => {
@@ -79,23 +90,26 @@ export async function separateOpenApiDocument(scope: FastifyInstance, name: stri
     decorator,
     transform: ({ schema, url }) => documentStreamedBody(schema, url),
     transformObject: (documentObject) =>
-      'openapiObject' in documentObject ? keepUsedSchemas(markOptionalBodies(documentObject.openapiObject)) : documentObject.swaggerObject,
+      'openapiObject' in documentObject ? keepUsedSchemas(finishDocument(documentObject.openapiObject)) : documentObject.swaggerObject,
   });
   return () => (scope as unknown as Record<string, () => object>)[decorator]!();
 }
+
+/** The terms of the service and its documents: the repository states no license, so all rights are reserved. */
+const LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
 
 /** Shared by every document: OpenAPI 3.1, contract names as component names, `const` kept. */
 function swaggerOptions(document: ApiDocument): FastifyDynamicSwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',
-      info: { title: document.title, version: CONTRACT_VERSION, description: document.description },
+      info: { title: document.title, version: CONTRACT_VERSION, description: document.description, license: LICENSE },
       servers: [{ url: document.serverUrl }],
       tags: document.tags,
       components: { securitySchemes: document.securitySchemes },
     },
     transformObject: (documentObject) =>
-      'openapiObject' in documentObject ? markOptionalBodies(documentObject.openapiObject) : documentObject.swaggerObject,
+      'openapiObject' in documentObject ? finishDocument(documentObject.openapiObject) : documentObject.swaggerObject,
     convertConstToEnum: false,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
@@ -123,6 +137,34 @@ function keepUsedSchemas<T extends { paths?: object; components?: { schemas?: Re
     }
   }
   document.components!.schemas = Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
+  return document;
+}
+
+/** What @fastify/swagger cannot say from the route schemas; run on every document. */
+function finishDocument<T extends { paths?: object; components?: { schemas?: Record<string, unknown> } }>(document: T): T {
+  return mapDiscriminators(markOptionalBodies(document));
+}
+
+type Discriminated = { oneOf?: { $ref?: string }[]; discriminator?: { propertyName: string; mapping?: Record<string, string> } };
+
+/**
+ * Ajv refuses a discriminator `mapping` (it finds each branch by the `const` of the
+ * discriminating property), so the schemas have none; the document gets one, value to
+ * component, for clients and generators that select a branch by the mapping alone.
+ */
+function mapDiscriminators<T extends { components?: { schemas?: Record<string, unknown> } }>(document: T): T {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Discriminated & { properties?: Record<string, { const?: unknown }> }>;
+  for (const schema of Object.values(schemas)) {
+    const { oneOf, discriminator } = schema;
+    if (!discriminator || !oneOf || discriminator.mapping) continue;
+    discriminator.mapping = Object.fromEntries(
+      oneOf.map(({ $ref }) => {
+        const value = $ref && schemas[$ref.replace('#/components/schemas/', '')]?.properties?.[discriminator.propertyName]?.const;
+        if (typeof value !== 'string') throw new Error(`A discriminated branch must be a component with a string const ${discriminator.propertyName}: ${$ref}`);
+        return [value, $ref!];
+      }),
+    );
+  }
   return document;
 }
 

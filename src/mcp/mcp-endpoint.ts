@@ -39,6 +39,17 @@ interface ExchangeAuthInfo extends AuthInfo {
 const ALLOW = 'POST';
 const OTHER_METHODS = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
+/** The body of every refusal of an MCP endpoint, ours (jsonRpcErrors) and the SDK's alike. */
+const JsonRpcError = Type.Object({
+  jsonrpc: Type.Literal('2.0'),
+  id: Type.Union([Type.String(), Type.Number(), Type.Null()], { description: "The refused request's id; null when it had none or could not be read." }),
+  error: Type.Object({
+    code: Type.Integer({ description: '-32700 parse error, -32600 invalid request, -32000 refused (by a limit or a policy: `data.code` says which).' }),
+    message: Type.String(),
+    data: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  }),
+});
+
 /** A Host header as RFC 9110 allows it: a name or IP literal and an optional port, no credentials. */
 const HOST_SHAPE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
 
@@ -110,7 +121,20 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
         tags: ['discovery'],
         summary: options.summary,
         description: options.description,
+        security: [],
         body: Type.Unknown({ description: 'A JSON-RPC 2.0 message (MCP Streamable HTTP).' }),
+        response: {
+          200: {
+            description: 'The JSON-RPC answer: one JSON message, or an SSE stream of them (Streamable HTTP; the server chooses).',
+            content: { 'application/json': { schema: Type.Object({}, { additionalProperties: true }) }, 'text/event-stream': { schema: Type.String() } },
+          },
+          202: { description: 'A notification or a response was accepted; no body.', type: 'null' },
+          '4xx': {
+            description:
+              'A JSON-RPC error: 400 a body that is not JSON or not JSON-RPC, or a malformed Host; 403 a Host or Origin not allowed; 406 or 415 a wrong Accept or Content-Type; 429 the catalog rate limit (with RateLimit-* and Retry-After).',
+            content: { 'application/json': { schema: JsonRpcError } },
+          },
+        },
       },
     },
     async (request, reply) => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { malformedRequestResponse } from '../catalog/routes/shared.js';
 import type { ReadinessReport } from './readiness.js';
 
 const CheckState = Type.String({ enum: ['ok', 'failed'] });
@@ -33,9 +34,10 @@ export function healthRoutes(app: FastifyInstance, checkReadiness: () => Promise
         operationId: 'getLiveness',
         tags: ['operations'],
         summary: 'Liveness: the process answers HTTP',
+        security: [],
         description:
           'Always 200 while the process serves requests, whatever the state of its dependencies: restart the instance only when this fails. While shutting down, requests on open connections get 503.',
-        response: { 200: json('The process is alive', Health) },
+        response: { 200: json('The process is alive', Health), '4xx': malformedRequestResponse },
       },
     },
     async (_request, reply) => reply.headers(NO_STORE).send({ status: 'ok' }),
@@ -48,10 +50,12 @@ export function healthRoutes(app: FastifyInstance, checkReadiness: () => Promise
         operationId: 'getReadiness',
         tags: ['operations'],
         summary: 'Readiness: the instance can serve every route',
+        security: [],
         description:
           'Checks, each within 2 s: the store answers a query, the catalog read model is loaded, and Redis answers a PING when REDIS_URL is set. 503 names the failed checks; take the instance out of rotation until it answers 200 again (it recovers by itself). Catalog reads keep working while the store or Redis is down.',
         response: {
           200: json('Ready', Readiness),
+          '4xx': malformedRequestResponse,
           503: json('Not ready: `failed` names what failed', Readiness),
         },
       },

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { Registry } from 'prom-client';
+import { malformedRequestResponse } from '../catalog/routes/shared.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
@@ -34,10 +35,11 @@ export function metricsRoute(app: FastifyInstance, registry: Registry, token: st
         summary: 'Metrics in the Prometheus text format',
         description:
           'Per instance: vetrina_http_requests_total (method, route, status), vetrina_http_request_duration_seconds (method, route), vetrina_catalog_products, vetrina_catalog_version, vetrina_rate_limit_rejections_total (limit), vetrina_rate_limit_redis_fallbacks_total, vetrina_sandbox_objects (kind: keys, carts; counted from the store at scrape time), and the Node.js process metrics. When the server sets METRICS_TOKEN it requires `Authorization: Bearer <METRICS_TOKEN>`.',
-        ...(token && { security: [{ metricsBearer: [] }] }),
+        security: token ? [{ metricsBearer: [] }] : [],
         response: {
           200: text('Prometheus text exposition format 0.0.4'),
           ...(token && { 401: text('Missing or wrong bearer token') }),
+          '4xx': malformedRequestResponse,
         },
       },
       ...(token && { onRequest: requireBearer(token) }),

@@ -105,25 +105,29 @@ export const SandboxShippingOptionRequest = Type.Object(
 export const SandboxEmptyRequest = Type.Object({}, { $id: 'SandboxEmptyRequest', additionalProperties: false });
 
 /**
- * TypeBox writes a union as `anyOf` without a discriminator; the contract's body is a
- * `oneOf` discriminated by `action`, which Ajv (option `discriminator`) validates by
- * looking at `action` first, so a wrong action gets one clear error.
+ * The contract's body is a `oneOf` discriminated by `action`, which Ajv (option
+ * `discriminator`) validates by looking at `action` first, so a wrong action gets one
+ * clear error. Each branch is a named component: a discriminator can only select
+ * branches by reference (the document's `mapping` is derived from their `action`).
  */
-const closed = (description: string) => ({ additionalProperties: false, description });
+const closed = ($id: string, description: string) => ({ $id, additionalProperties: false, description });
 const actionBranches = [
   Type.Object(
     { action: Type.Literal('add_item'), variant_id: variantId(), quantity: Quantity },
-    closed(`Same as POST /sandbox/v1/carts/{id}/items (needs ${CART_SCOPE}).`),
+    closed('SandboxAddItemAction', `Same as POST /sandbox/v1/carts/{id}/items (needs ${CART_SCOPE}).`),
   ),
   Type.Object(
     { action: Type.Literal('set_shipping_address'), address: Type.Ref('SandboxAddress') },
-    closed(`Same as POST /sandbox/v1/carts/{id}/shipping-address (needs ${CART_SCOPE}).`),
+    closed('SandboxSetShippingAddressAction', `Same as POST /sandbox/v1/carts/{id}/shipping-address (needs ${CART_SCOPE}).`),
   ),
   Type.Object(
     { action: Type.Literal('select_shipping_option'), shipping_option_id: ShippingOptionId },
-    closed(`Same as POST /sandbox/v1/carts/{id}/shipping-option (needs ${CART_SCOPE}).`),
+    closed('SandboxSelectShippingOptionAction', `Same as POST /sandbox/v1/carts/{id}/shipping-option (needs ${CART_SCOPE}).`),
   ),
-  Type.Object({ action: Type.Literal('checkout_link') }, closed(`Same as POST /sandbox/v1/carts/{id}/checkout (needs ${CHECKOUT_SCOPE}).`)),
+  Type.Object(
+    { action: Type.Literal('checkout_link') },
+    closed('SandboxCheckoutLinkAction', `Same as POST /sandbox/v1/carts/{id}/checkout (needs ${CHECKOUT_SCOPE}).`),
+  ),
 ];
 export type SandboxAction = Static<(typeof actionBranches)[number]>;
 
@@ -132,7 +136,8 @@ export const SandboxActionRequest = Type.Unsafe<SandboxAction>({
   description: 'Body of the deprecated compatibility route: exactly one of four actions, discriminated by `action`.',
   // Ajv applies a discriminator to objects only; without this an array would pass.
   type: 'object',
-  oneOf: actionBranches,
+  // TypeBox does not type the `$id` an object schema was given.
+  oneOf: actionBranches.map((branch) => Type.Ref((branch as unknown as { $id: string }).$id)),
   discriminator: { propertyName: 'action' },
 });
 
@@ -153,7 +158,7 @@ export const SandboxShippingOption = Type.Object(
     id: Type.String(),
     name: Type.String(),
     amount: Type.Number({ description: "Major units; the amount configured for the cart's currency." }),
-    currency: Type.Optional(Type.String()),
+    currency: Type.String(),
   },
   { $id: 'SandboxShippingOption' },
 );
@@ -174,7 +179,13 @@ export const SandboxCart = Type.Object(
       { description: 'Computed in integer minor units and served in major units, so three items at 0.10 total exactly 0.3.' },
     ),
     status: Type.Optional(Type.Literal('ready_for_checkout', { description: 'Only on a successful checkout answer.' })),
-    checkout_url: Type.Optional(Type.Null({ description: 'Only on a checkout answer; always null: nothing real is paid.' })),
+    // A string type too, though the sandbox only ever sends null: generators drop a property that can only be null.
+    checkout_url: Type.Optional(
+      Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+        description:
+          'Only on a checkout answer (POST /sandbox/v1/carts/{id}/checkout, or checkout_link on the compatibility route), and then always null: nothing real is paid in the sandbox. Typed as a URI or null because a production checkout is to give the payment page here.',
+      }),
+    ),
   },
   {
     $id: 'SandboxCart',
@@ -195,7 +206,7 @@ export const SandboxShippingOptions = Type.Object(
 export const SandboxError = Type.Object(
   {
     error: Type.Enum([...SANDBOX_ERROR_CODES]),
-    message: Type.Optional(Type.String()),
+    message: Type.String(),
     scope: Type.Optional(ScopeName),
     retry_after: Type.Optional(Type.Integer({ description: 'Seconds; same as the Retry-After header.' })),
   },
@@ -259,6 +270,7 @@ export const sandboxSchemas = [
   SandboxAddress,
   SandboxShippingOptionRequest,
   SandboxEmptyRequest,
+  ...actionBranches,
   SandboxActionRequest,
   SandboxCartItem,
   SandboxShippingOption,

@@ -19,6 +19,7 @@ export function getProductRoute(app: FastifyInstance, { catalog, answers, rateLi
         operationId: 'getProduct',
         tags: ['catalog'],
         summary: 'One published product',
+        security: [],
         description:
           'One published product with all variants, option combinations, calculated prices and availability in the resolved market. Draft and weighted products are never served (404).',
         params: Params,

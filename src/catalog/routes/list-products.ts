@@ -15,6 +15,7 @@ export function listProductsRoute(app: FastifyInstance, { catalog, answers, rate
         operationId: 'listProducts',
         tags: ['catalog'],
         summary: 'Search published products',
+        security: [],
         description:
           'Lists published products with their variants, calculated prices and availability in the resolved market. Without q the order is newest first (created_at descending, then id). `count` is the total number of matches; `has_more` is true exactly when `next_cursor` is set. Unknown query parameters are ignored.',
         querystring: Query,

@@ -16,6 +16,15 @@ const errorBody = { 'application/json': { schema: Type.Ref('PublicApiError') } }
 /** A catalog error answer other than RATE_LIMITED, documented with its request id. */
 export const errorResponse = (description: string) => ({ description, headers: requestIdHeader, content: errorBody });
 
+/**
+ * A request refused before its route ran: a repeated Host or Authorization header, a body
+ * with a Content-Encoding. The catalog's envelope is also that of every URL no other
+ * surface claims, so the routes there (this document, the operations probes) declare it.
+ */
+export const malformedRequestResponse = errorResponse(
+  'INVALID_QUERY: a repeated Host or Authorization header (400), or a body with a Content-Encoding (415).',
+);
+
 /** What every catalog route is declared with. */
 export interface CatalogRouteKit {
   catalog: CatalogService;

@@ -34,10 +34,11 @@ export function discoveryRoutes(app: FastifyInstance, { config }: SandboxRouteKi
         operationId: 'getSandboxDiscovery',
         tags: ['sandbox'],
         summary: 'How to use the sandbox',
+        security: [],
         description: `Free, simulated, keyless to read. \`key_issuance\` tells how to get a key (POST /sandbox/v1/keys: ${KEY_LIFETIME_HOURS} h lifetime, ${DEFAULT_SCOPES.join(', ')} by default, ${keyLimitText(config.sandbox)}) and shows the shared public key (\`${PUBLIC_KEY_SCOPES.join(', ')}\` only: it cannot create or change carts). Scopes per route: every cart route needs \`${CART_SCOPE}\` except checkout, which needs \`${CHECKOUT_SCOPE}\`.`,
         response: {
           200: jsonResponse('The sandbox and how to get a key', 'SandboxDiscovery'),
-          ...errorResponses({}),
+          ...errorResponses({ 400: 'sandbox_invalid_request: a repeated Host or Authorization header.' }),
         },
       },
     },

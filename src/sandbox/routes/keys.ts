@@ -17,6 +17,7 @@ export function keyRoutes(app: FastifyInstance, { config, services }: SandboxRou
         operationId: 'createSandboxKey',
         tags: ['sandbox'],
         summary: 'Get a sandbox key',
+        security: [],
         description: `Issues a bearer key for the sandbox cart routes; no credentials needed. \`scopes\` (optional body) may name at most ${SCOPES.length} unique known scopes, else 400; none named grants ${DEFAULT_SCOPES.join(', ')}. The key expires ${KEY_LIFETIME_HOURS} h after creation, and the carts made with it expire with it. Only a SHA-256 hash of the token is stored: it is shown once. For that reason Idempotency-Key is not honoured here (a replay would need the token stored) and not echoed: every call issues a new key; a client unsure whether a call succeeded simply asks again. Limit: ${keyLimitText(config.sandbox)} (429 with Retry-After beyond).`,
         'x-optional-body': true,
         body: Type.Ref('SandboxKeyRequest'),
