@@ -8,6 +8,7 @@ import { openApiDocument } from './openapi-document.js';
 import { seedEmptyStore } from './catalog/seed.js';
 import type { Config } from './config.js';
 import { clientErrorHandler } from './http/client-errors.js';
+import { corsPolicy } from './http/cors.js';
 import { errorSurfaces, frameworkErrorHandler } from './http/error-surface.js';
 import { serializeJson } from './http/json-serializer.js';
 import { openapi } from './http/openapi.js';
@@ -86,6 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Each feature answers its own errors in its own context; URLs none claims get the public API's envelope.
   await app.register(errorSurfaces, { fallback: publicApiErrors });
   await app.register(requestIdHeader);
+  await app.register(corsPolicy, { origins: config.corsOrigins });
   await app.register(requestGuards);
   await app.register(closeUnfinishedRequestsOnShutdown);
   await app.register(metricsPlugin);

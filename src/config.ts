@@ -30,6 +30,17 @@ export interface Config {
   storefrontUrl: string;
   /** Requests per client IP per minute on the catalog routes; 0 switches the limit off. */
   catalogRateLimit: number;
+  /**
+   * Clients (addresses or CIDRs) whose catalog window holds `trustedCatalogRateLimit`
+   * instead: storefront servers that send every shopper's requests from one address.
+   */
+  trustedCatalogClients: string[];
+  /** Requests per trusted client IP per minute; 0 switches their limit off. */
+  trustedCatalogRateLimit: number;
+  /** How long browsers and shared caches may keep a catalog answer, and serve it stale while they revalidate. */
+  catalogCache: CatalogCacheConfig;
+  /** Origins whose pages may call the service (CORS); `*`: any origin. */
+  corsOrigins: string[] | '*';
   /** What to load when the store has no products: `demo`, `none`, or a catalog file path. */
   catalogSeed: string;
   /** How often each instance checks the store for catalog changes made elsewhere. */
@@ -44,6 +55,13 @@ export interface Config {
   mcpAllowedHosts: string[];
   sandbox: SandboxConfig;
   admin: AdminConfig;
+}
+
+export interface CatalogCacheConfig {
+  /** `max-age` of catalog answers, in seconds; 0: caches revalidate every time (with the ETag). */
+  maxAgeSeconds: number;
+  /** `stale-while-revalidate`, in seconds; 0 leaves it out. */
+  staleWhileRevalidateSeconds: number;
 }
 
 /** One system allowed to write through the admin API; only a digest of its token is kept. */
@@ -123,6 +141,13 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl,
     storefrontUrl: read.url('STOREFRONT_URL', publicBaseUrl),
     catalogRateLimit: read.integer('CATALOG_RATE_LIMIT', 120, 0, 1_000_000),
+    trustedCatalogClients: read.addresses('CATALOG_TRUSTED_CLIENTS'),
+    trustedCatalogRateLimit: read.integer('CATALOG_TRUSTED_RATE_LIMIT', 6000, 0, 1_000_000),
+    catalogCache: {
+      maxAgeSeconds: read.integer('CATALOG_CACHE_MAX_AGE', 30, 0, 86_400),
+      staleWhileRevalidateSeconds: read.integer('CATALOG_CACHE_STALE_WHILE_REVALIDATE', 60, 0, 86_400),
+    },
+    corsOrigins: read.origins('CORS_ORIGINS'),
     catalogSeed: read.string('CATALOG_SEED', 'demo'),
     catalogPollMs: read.integer('CATALOG_POLL_MS', 1000, 50, 3_600_000),
     requestTimeoutMs: read.integer('REQUEST_TIMEOUT_MS', 15_000, 1000, 300_000),
@@ -159,6 +184,15 @@ function isProxyAddress(entry: string): boolean {
   if (family === 0 || rest.length > 0) return false;
   if (prefix === undefined) return true;
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+function isOrigin(entry: string): boolean {
+  try {
+    const url = new URL(entry);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry;
+  } catch {
+    return false;
+  }
 }
 
 /** Loopback names, the bound host unless it is a wildcard, and the public host. */
@@ -266,10 +300,28 @@ class EnvReader {
       );
       return false;
     }
+    const addresses = this.addresses(name, entries);
+    return addresses.length > 0 ? addresses : false;
+  }
+
+  /** Comma-separated IP addresses or CIDRs (or proxy-addr's names, see {@link isProxyAddress}); none when unset. */
+  addresses(name: string, entries = this.list(name, [])): string[] {
     const invalid = entries.filter((entry) => !isProxyAddress(entry));
+    if (invalid.length > 0 || (entries.length === 0 && this.raw(name) !== undefined)) {
+      this.problems.push(`${name} must be comma-separated IP addresses or CIDRs (not understood: "${invalid.join('", "') || this.raw(name)}")`);
+      return [];
+    }
+    return entries;
+  }
+
+  /** `*`, or comma-separated origins as browsers send them: `scheme://host[:port]`, nothing after. */
+  origins(name: string): string[] | '*' {
+    const entries = this.list(name, ['*']);
+    if (entries.includes('*')) return '*';
+    const invalid = entries.filter((entry) => !isOrigin(entry));
     if (entries.length === 0 || invalid.length > 0) {
-      this.problems.push(`${name} must be comma-separated IP addresses or CIDRs (not understood: "${invalid.join('", "') || value}")`);
-      return false;
+      this.problems.push(`${name} must be * or comma-separated origins such as https://shop.example.com (not understood: "${invalid.join('", "')}")`);
+      return '*';
     }
     return entries;
   }

@@ -38,6 +38,12 @@ export const adminPlugin = fp<{ config: Config; store: Store }>(
     await app.register(
       async (admin) => {
         useErrorSurface(admin, adminErrors);
+        // Operators' systems call the admin API from servers, not from pages: no origin is
+        // answered, and a preflight is an unknown route here rather than the service's 204.
+        admin.addHook('onRoute', (route) => {
+          route.config = { ...route.config, cors: false };
+        });
+        admin.options('/*', { schema: { hide: true } }, (_request, reply) => reply.callNotFound());
         if (config.admin.tokens.length === 0) return;
         admin.setSchemaErrorFormatter(adminSchemaError);
         admin.decorateRequest('adminActor', null);

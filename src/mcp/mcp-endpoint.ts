@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { CORS_REQUEST_HEADERS } from '../http/cors.js';
 import { useErrorSurface, type ErrorSurface } from '../http/error-surface.js';
 import { HttpProblem } from '../http/problem.js';
 import type { RateLimitCheck } from '../http/rate-limit.js';
@@ -23,6 +24,8 @@ export interface McpEndpointOptions {
   summary: string;
   description: string;
   allowedHosts: string[];
+  /** The service's CORS origins; pages on them are answered only when their host is also an allowed host. */
+  corsOrigins: string[] | '*';
   /** Built once per process; every request's server binds them to that request. */
   tools: readonly ToolDefinition[];
 }
@@ -95,10 +98,12 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     }
   };
   app.addHook('onClose', async () => handler.close());
+  const config = { cors: mcpCorsPolicy(options) };
 
   app.post(
     options.path,
     {
+      config,
       schema: {
         operationId: options.name.replace(/\W+/g, '_'),
         tags: ['discovery'],
@@ -128,6 +133,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
   app.route({
     method: [...OTHER_METHODS],
     url: options.path,
+    config,
     exposeHeadRoute: false,
     schema: { hide: true },
     handler: async (request) => {
@@ -136,6 +142,26 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
       });
     },
   });
+}
+
+/**
+ * Pages may call an MCP endpoint only from an origin whose host is an allowed host (the
+ * DNS-rebinding guard would refuse the others anyway) and that CORS_ORIGINS allows;
+ * other origins get no CORS headers, and their preflight the endpoint's 405.
+ */
+function mcpCorsPolicy({ allowedHosts, corsOrigins }: McpEndpointOptions) {
+  const allowed = (origin: string | undefined): boolean => {
+    if (origin === undefined || (corsOrigins !== '*' && !corsOrigins.includes(origin))) return false;
+    try {
+      return allowedHosts.includes(new URL(origin).hostname.toLowerCase());
+    } catch {
+      return false;
+    }
+  };
+  return {
+    origin: (origin: string | undefined, answer: (error: Error | null, allow: boolean) => void) => answer(null, allowed(origin)),
+    allowedHeaders: [...CORS_REQUEST_HEADERS, 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'],
+  };
 }
 
 function isWellFormedHost(host: string | undefined): host is string {

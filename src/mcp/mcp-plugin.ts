@@ -33,7 +33,7 @@ export const mcpPlugin = fp<{ config: Config }>(
       ...discovery,
       ...sandboxTools(app.sandbox, schemas),
     ];
-    const common = { version: CONTRACT_VERSION, allowedHosts: config.mcpAllowedHosts };
+    const common = { version: CONTRACT_VERSION, allowedHosts: config.mcpAllowedHosts, corsOrigins: config.corsOrigins };
     const transport = `Streamable HTTP MCP endpoint (JSON-RPC 2.0), stateless: POST only (any other method is 405 with Allow: POST). Every request (initialize, tools/list, tools/call, ping, notifications) counts against the catalog rate limit (${catalogLimitInWords(config.catalogRateLimit)}), one window per client IP shared with GET /public/v1/products and both MCP servers; past it the answer is HTTP 429 with RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and Retry-After and a JSON-RPC error. A body that is not JSON is HTTP 400 with the JSON-RPC parse error (-32700). Host and Origin must be allowed hosts (MCP_ALLOWED_HOSTS): a malformed Host is 400, another host 403.`;
 
     await mcpEndpoints(app, app.catalogRateLimit, (scope) => {

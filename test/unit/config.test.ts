@@ -31,6 +31,10 @@ describe('loadConfig', () => {
       publicBaseUrl: 'http://127.0.0.1:3000',
       storefrontUrl: 'http://127.0.0.1:3000',
       catalogRateLimit: 120,
+      trustedCatalogClients: [],
+      trustedCatalogRateLimit: 6000,
+      catalogCache: { maxAgeSeconds: 30, staleWhileRevalidateSeconds: 60 },
+      corsOrigins: '*',
       catalogSeed: 'demo',
       catalogPollMs: 1000,
       requestTimeoutMs: 15_000,
@@ -213,5 +217,33 @@ describe('admin settings at config load', () => {
   it('refuses an ADMIN_RATE_LIMIT or ADMIN_IMPORT_MAX_BYTES out of range', () => {
     assert.deepEqual(problemsOf({ ADMIN_RATE_LIMIT: '-1' }), ['ADMIN_RATE_LIMIT must be an integer from 0 to 1000000 (got "-1")']);
     assert.match(problemsOf({ ADMIN_IMPORT_MAX_BYTES: '10' })[0]!, /^ADMIN_IMPORT_MAX_BYTES must be an integer from 1024 to/);
+  });
+});
+
+describe('browser and cache settings at config load', () => {
+  it('answers any origin unless CORS_ORIGINS lists origins, which must be scheme://host[:port]', () => {
+    assert.equal(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins, '*');
+    assert.deepEqual(loadConfig({ CORS_ORIGINS: 'https://Shop.example.com, http://localhost:5173' }).corsOrigins, [
+      'https://shop.example.com',
+      'http://localhost:5173',
+    ]);
+    for (const value of ['shop.example.com', 'https://shop.example.com/', 'https://shop.example.com/path', 'ftp://files.example']) {
+      assert.match(problemsOf({ CORS_ORIGINS: value })[0]!, /^CORS_ORIGINS must be \* or comma-separated origins/, value);
+    }
+  });
+
+  it('reads the catalog cache lifetimes in seconds, 0 to a day', () => {
+    assert.deepEqual(loadConfig({ CATALOG_CACHE_MAX_AGE: '0', CATALOG_CACHE_STALE_WHILE_REVALIDATE: '600' }).catalogCache, {
+      maxAgeSeconds: 0,
+      staleWhileRevalidateSeconds: 600,
+    });
+    assert.match(problemsOf({ CATALOG_CACHE_MAX_AGE: '-1' })[0]!, /^CATALOG_CACHE_MAX_AGE must be an integer from 0 to 86400/);
+  });
+
+  it('reads trusted catalog clients as addresses or CIDRs with a limit of their own', () => {
+    const config = loadConfig({ CATALOG_TRUSTED_CLIENTS: '10.1.2.3, 192.168.0.0/16, uniquelocal', CATALOG_TRUSTED_RATE_LIMIT: '20000' });
+    assert.deepEqual(config.trustedCatalogClients, ['10.1.2.3', '192.168.0.0/16', 'uniquelocal']);
+    assert.equal(config.trustedCatalogRateLimit, 20_000);
+    assert.match(problemsOf({ CATALOG_TRUSTED_CLIENTS: 'storefront.internal' })[0]!, /^CATALOG_TRUSTED_CLIENTS must be comma-separated IP addresses or CIDRs/);
   });
 });
