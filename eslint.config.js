@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
  * use (gitignore-style patterns on the import specifier; imports are relative). Import
  * cycles are checked by dpdm in `npm run lint`.
  */
-const FEATURES = ['catalog', 'sandbox', 'mcp', 'operations', 'admin'];
+const FEATURES = ['catalog', 'sandbox', 'mcp', 'operations', 'admin', 'portal'];
 const COMPOSITION = ['app', 'server', 'openapi-document'];
 const TOOLING = ['**/bench/**', '**/test/**', '**/tools/**'];
 
@@ -38,15 +38,25 @@ export default tseslint.config(
       `src/${shared} is a shared layer: it knows no feature. Pass what it needs in from the feature or from app.ts.`,
     ),
   ),
-  layer('catalog', [...featureFolders(['sandbox', 'mcp', 'operations', 'admin']), ...compositionModules], 'The catalog never imports the sandbox, MCP, operations or the admin API.'),
-  layer('sandbox', [...featureFolders(['mcp', 'operations', 'admin']), ...compositionModules], 'The sandbox never imports MCP, operations or the admin API.'),
-  layer('admin', [...featureFolders(['sandbox', 'mcp', 'operations']), ...compositionModules], 'The admin API never imports the sandbox, MCP or operations.'),
+  layer('catalog', [...featureFolders(['sandbox', 'mcp', 'operations', 'admin', 'portal']), ...compositionModules], 'The catalog never imports the sandbox, MCP, operations, the admin API or the portal.'),
+  layer('sandbox', [...featureFolders(['mcp', 'operations', 'admin', 'portal']), ...compositionModules], 'The sandbox never imports MCP, operations, the admin API or the portal.'),
+  layer('admin', [...featureFolders(['sandbox', 'mcp', 'operations', 'portal']), ...compositionModules], 'The admin API never imports the sandbox, MCP, operations or the portal.'),
   layer(
     'mcp',
-    [...featureFolders(['store', 'operations', 'admin']), '**/*-store.js', '**/read-model/load-products.js', '**/catalog/write/**', ...compositionModules],
+    [...featureFolders(['store', 'operations', 'admin', 'portal']), '**/*-store.js', '**/read-model/load-products.js', '**/catalog/write/**', ...compositionModules],
     'MCP reaches storage only through the catalog and sandbox services.',
   ),
-  layer('operations', [...featureFolders(['mcp']), ...compositionModules], 'Operations never imports MCP.'),
+  layer('operations', [...featureFolders(['mcp', 'portal']), ...compositionModules], 'Operations never imports MCP or the portal.'),
+  layer(
+    'portal',
+    [...featureFolders(['store', 'redis', 'sandbox', 'mcp', 'operations', 'admin']), '**/*-store.js', '**/read-model/**', '**/catalog/write/**', ...compositionModules],
+    'The developer portal reads the catalog service and the OpenAPI document only: no storage, sandbox internals, MCP, operations or admin API.',
+  ),
+  {
+    // The portal's browser script: plain JavaScript run by the browser, not by Node.
+    files: ['src/portal/assets/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly', fetch: 'readonly' } },
+  },
   {
     files: ['src/**/*.ts'],
     ignores: ['src/config.ts'],

@@ -22,6 +22,7 @@ import { openStore, type Store } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
 import { metricsPlugin } from './operations/metrics-plugin.js';
 import { operationsPlugin } from './operations/operations-plugin.js';
+import { portalPlugin } from './portal/portal-plugin.js';
 import { redisPlugin } from './redis/redis-plugin.js';
 import { sandboxPlugin } from './sandbox/sandbox-plugin.js';
 import { sandboxSchemas } from './sandbox/schemas.js';
@@ -102,5 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(sandboxPlugin, { config, store, clock: options.clock ?? (() => new Date()) });
   await app.register(mcpPlugin, { config });
   await app.register(operationsPlugin, { config, store });
+  // Last: the developer portal only reads what the features built (the catalog, the document).
+  await app.register(portalPlugin, { config });
   return app;
 }

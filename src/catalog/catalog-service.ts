@@ -2,8 +2,8 @@ import { LRUCache } from 'lru-cache';
 import { reuseJson } from '../http/json-serializer.js';
 import { catalogProblem } from './errors.js';
 import type { CursorCodec } from './cursor.js';
-import type { Locale } from './locales.js';
-import { marketContext, resolveMarket, type Market, type MarketContext, type MarketInput } from './market.js';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from './locales.js';
+import { DEFAULT_COUNTRY, marketContext, resolveMarket, type Market, type MarketContext, type MarketInput } from './market.js';
 import { DEFAULT_LIMIT } from './query-schemas.js';
 import { indexAfter, positionAt, rankProducts, type Ranking } from './read-model/query.js';
 import type { CatalogReadModel } from './read-model/read-model.js';
@@ -26,6 +26,13 @@ export interface ProductListResult {
   has_more: boolean;
   next_cursor: string | null;
   context: MarketContext;
+}
+
+/** The markets the catalog sells in, as `list_markets` and the developer portal show them. */
+export interface MarketList {
+  regions: { id: string; name: string; currency: string; countries: string[] }[];
+  default_market: { locale: Locale; country: string };
+  locales: Locale[];
 }
 
 export interface ProductDetailResult {
@@ -73,6 +80,14 @@ export class CatalogService {
   /** The catalog as served now. Everything read from it in one synchronous stretch is one state of the catalog. */
   get live(): LiveCatalog {
     return this.readModel.catalog;
+  }
+
+  markets(): MarketList {
+    return {
+      regions: this.live.regions.map(({ id, name, currency, countries }) => ({ id, name, currency, countries: [...countries] })),
+      default_market: { locale: DEFAULT_LOCALE, country: DEFAULT_COUNTRY },
+      locales: [...LOCALES],
+    };
   }
 
   async listProducts(input: ListProductsInput): Promise<ProductListResult> {

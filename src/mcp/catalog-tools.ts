@@ -80,11 +80,7 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       input: schemas.input(Type.Object({}, { additionalProperties: false })),
       output: schemas.output(MarketList),
       annotations: READ_ONLY,
-      run: () => ({
-        regions: catalog.live.regions.map(({ id, name, currency, countries }) => ({ id, name, currency, countries })),
-        default_market: { locale: DEFAULT_LOCALE, country: DEFAULT_COUNTRY },
-        locales: [...LOCALES],
-      }),
+      run: () => catalog.markets(),
     }),
   ];
 }

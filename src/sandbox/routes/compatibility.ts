@@ -43,7 +43,7 @@ export function compatibilityRoutes(app: FastifyInstance, { config, services }: 
             403: "sandbox_insufficient_scope: the key lacks the action's scope (`scope` names it).",
             422: `sandbox_variant_not_purchasable (add_item), sandbox_cart_incomplete (checkout_link), or ${IDEMPOTENCY_MISMATCH}`,
           },
-          deprecationHeaders,
+          deprecationHeaders(COMPATIBILITY_SUNSET),
         ),
       },
       onRequest: [announceDeprecation, requireKey(services)],

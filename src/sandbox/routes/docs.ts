@@ -35,11 +35,18 @@ export const idempotencyHeaders: Headers = {
   }),
 };
 
-export const deprecationHeaders: Headers = {
-  Deprecation: Type.String({ enum: ['true'], description: 'This route is deprecated; use the explicit cart routes.' }),
-  Sunset: Type.String({ description: 'HTTP-date after which the route may be removed.' }),
-  Link: Type.String({ description: '`<.../openapi.json>; rel="successor-version"`: the explicit routes.' }),
-};
+/**
+ * The headers of a deprecated route. The Sunset date is the header's `const`, so the
+ * document states it machine-readably (the developer portal's changelog reads it there)
+ * from the same constant the route sends.
+ */
+export function deprecationHeaders(sunset: string): Headers {
+  return {
+    Deprecation: Type.String({ enum: ['true'], description: 'This route is deprecated; use the explicit cart routes.' }),
+    Sunset: Type.String({ const: sunset, description: 'HTTP-date after which the route may be removed.' }),
+    Link: Type.String({ description: '`<.../openapi.json>; rel="successor-version"`: the explicit routes.' }),
+  };
+}
 
 const wwwAuthenticate: Headers = {
   'WWW-Authenticate': Type.String({

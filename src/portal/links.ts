@@ -1,0 +1,54 @@
+/** The portal's pages, the same on every deployment. */
+export const PAGES = {
+  home: '/',
+  apiReference: '/docs',
+  sandboxGuide: '/docs/sandbox',
+  changelog: '/docs/changelog',
+} as const;
+
+/** Where the portal's own stylesheet and script are served. */
+export const ASSETS_PREFIX = '/docs/assets';
+
+/** What a client needs to start, as absolute URLs under the configured public base URL. */
+export interface StartLinks {
+  openapi: string;
+  catalog: string;
+  api_reference: string;
+  sandbox_guide: string;
+  changelog: string;
+  sandbox_discovery: string;
+  sandbox_keys: string;
+  mcp_catalog: string;
+  mcp_sandbox: string;
+}
+
+export function startLinks(publicBaseUrl: string): StartLinks {
+  const at = (path: string) => `${publicBaseUrl}${path}`;
+  return {
+    openapi: at('/openapi.json'),
+    catalog: at('/public/v1/products'),
+    api_reference: at(PAGES.apiReference),
+    sandbox_guide: at(PAGES.sandboxGuide),
+    changelog: at(PAGES.changelog),
+    sandbox_discovery: at('/sandbox/v1'),
+    sandbox_keys: at('/sandbox/v1/keys'),
+    mcp_catalog: at('/mcp'),
+    mcp_sandbox: at('/mcp/sandbox'),
+  };
+}
+
+/** The key a client configuration shows where the developer pastes their sandbox key. */
+const KEY_PLACEHOLDER = 'Bearer sbx_test_...';
+
+/**
+ * Client configurations for both MCP servers, ready to paste: `mcpServers` is the shape
+ * Claude Desktop, Claude Code and Cursor read; VS Code's `.vscode/mcp.json` calls the
+ * same entries `servers`. The sandbox key goes in the Authorization header.
+ */
+export function mcpClientConfigs(links: StartLinks): { mcpServers: object; vscode: object } {
+  const servers = {
+    vetrina: { type: 'http', url: links.mcp_catalog },
+    'vetrina-sandbox': { type: 'http', url: links.mcp_sandbox, headers: { Authorization: KEY_PLACEHOLDER } },
+  };
+  return { mcpServers: { mcpServers: servers }, vscode: { servers } };
+}

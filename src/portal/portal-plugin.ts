@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import { apiReference } from './api-reference.js';
+import { portalAssets } from './assets.js';
+import { changelogPage } from './changelog-page.js';
+import { homePage } from './home-page.js';
+import { sandboxGuidePage } from './sandbox-guide-page.js';
+
+/**
+ * Everything a portal page may load: this server's own files and calls, nothing from
+ * another host. `data:` images are Swagger UI's icons, inlined in its stylesheet.
+ */
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+/** The pages change only with a deployment or the markets: a minute of caching is harmless and spares repeat visits. */
+const CACHE_CONTROL = 'public, max-age=60';
+
+/**
+ * The developer portal served by the service itself: `/` (home, or a JSON index for API
+ * clients), `/docs` (the API reference with try-it), `/docs/sandbox` (the sandbox flow
+ * in the browser) and `/docs/changelog` (deprecations read from the contract). Pages are
+ * cheap (memory only) and not rate limited; unknown URLs keep the public API's 404.
+ */
+export const portalPlugin = fp<{ config: Config }>(
+  async (app: FastifyInstance, { config }) => {
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', CACHE_CONTROL);
+    });
+    homePage(app, config.publicBaseUrl);
+    sandboxGuidePage(app);
+    changelogPage(app);
+    await portalAssets(app);
+    await apiReference(app);
+  },
+  { name: 'portal', dependencies: ['openapi', 'catalog'], encapsulate: true },
+);

@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { prefersHtml } from '../../src/portal/accept.js';
+import { deprecationsOf } from '../../src/portal/deprecations.js';
+import { ERP_TOKEN, withAdmin } from '../support/admin.js';
+import { useTestApp } from '../support/test-app.js';
+
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+
+describe('GET /', () => {
+  const t = useTestApp();
+
+  test('a browser gets the home page with the live markets; an API client the JSON index of the same links', async () => {
+    const page = await t.app.inject({ url: '/', headers: { accept: BROWSER_ACCEPT } });
+    assert.equal(page.statusCode, 200);
+    assert.match(page.headers['content-type'] as string, /^text\/html; charset=utf-8/);
+    assert.equal(page.headers.vary, 'Accept');
+    for (const region of t.app.catalog.markets().regions) assert.ok(page.body.includes(`<code>${region.id}</code>`), region.id);
+
+    for (const headers of [{}, { accept: '*/*' }, { accept: 'application/json' }, { accept: 'application/json, text/html' }]) {
+      const index = await t.client.request({ method: 'GET', url: '/', headers });
+      assert.equal(index.statusCode, 200);
+      assert.match(index.headers['content-type'] as string, /^application\/json/);
+      const base = t.config.publicBaseUrl;
+      assert.deepEqual(index.data.links, {
+        openapi: `${base}/openapi.json`,
+        catalog: `${base}/public/v1/products`,
+        api_reference: `${base}/docs`,
+        sandbox_guide: `${base}/docs/sandbox`,
+        changelog: `${base}/docs/changelog`,
+        sandbox_discovery: `${base}/sandbox/v1`,
+        sandbox_keys: `${base}/sandbox/v1/keys`,
+        mcp_catalog: `${base}/mcp`,
+        mcp_sandbox: `${base}/mcp/sandbox`,
+      });
+    }
+  });
+
+  test('other unknown URLs keep the public API 404, under /docs too', async () => {
+    for (const url of ['/index.html', '/docs/nothing-here', '/docs/assets/nothing.js']) {
+      const response = await t.app.inject({ url });
+      assert.equal(response.statusCode, 404, url);
+      assert.equal(response.json().error.code, 'INVALID_QUERY', url);
+    }
+  });
+
+  test('portal pages carry a same-origin Content-Security-Policy and a short public Cache-Control', async () => {
+    for (const url of ['/', '/docs', '/docs/sandbox', '/docs/changelog', '/docs/assets/portal.css', '/docs/assets/sandbox-guide.js']) {
+      const response = await t.app.inject({ url, headers: { accept: BROWSER_ACCEPT } });
+      assert.equal(response.statusCode, 200, url);
+      assert.match(response.headers['content-security-policy'] as string, /^default-src 'self';/, url);
+      assert.equal(response.headers['cache-control'], 'public, max-age=60', url);
+    }
+  });
+});
+
+describe('/docs and /openapi.json', () => {
+  // The admin API on: its routes have a document of their own, which /docs must not show.
+  const t = useTestApp(withAdmin());
+
+  test('the UI is sent to /openapi.json for its document, and its own routes are not in it', async () => {
+    const redirect = await t.app.inject({ url: '/docs/json' });
+    assert.equal(redirect.statusCode, 307);
+    assert.equal(redirect.headers.location, '/openapi.json');
+    assert.equal((await t.app.inject({ url: '/admin/openapi.json', headers: { authorization: `Bearer ${ERP_TOKEN}` } })).statusCode, 200);
+    const paths = Object.keys((await t.app.inject({ url: '/openapi.json' })).json().paths);
+    assert.deepEqual(paths.filter((path) => path.startsWith('/docs') || path.startsWith('/admin')), []);
+  });
+});
+
+describe('/docs/changelog', () => {
+  const t = useTestApp();
+
+  test('shows the deprecated compatibility route with the Sunset date the route itself sends', async () => {
+    const token = await t.newKey();
+    const cart = await t.newCart(token);
+    const compatibility = await t.call(token, 'POST', `/sandbox/v1/carts/${cart.id}`, { action: 'select_shipping_option', shipping_option_id: 'sandbox_standard' });
+    const sunset = compatibility.headers.sunset as string;
+    assert.ok(sunset);
+
+    const page = (await t.app.inject({ url: '/docs/changelog' })).body;
+    const row = page.match(/<tr>\s*<td><a href="\/docs#\/sandbox\/applySandboxCartAction"><code>POST \/sandbox\/v1\/carts\/\{id\}<\/code><\/a>[\s\S]*?<\/tr>/)?.[0];
+    assert.ok(row, 'the compatibility route is listed');
+    assert.ok(row.includes(`<td class="sunset">${sunset}</td>`), row);
+  });
+});
+
+test('deprecationsOf finds deprecated operations, parameters and properties, with the Sunset header const', () => {
+  const document = {
+    paths: {
+      '/things': {
+        get: {
+          tags: ['things'],
+          operationId: 'listThings',
+          summary: 'List things',
+          deprecated: true,
+          parameters: [
+            { in: 'query', name: 'page', deprecated: true, description: 'Use cursor.' },
+            { in: 'query', name: 'cursor', schema: { type: 'string' } },
+          ],
+          responses: { 200: { headers: { Sunset: { schema: { type: 'string', const: 'Fri, 01 Jan 2027 00:00:00 GMT' } } } } },
+        },
+        post: {
+          requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { colour: { type: 'string', deprecated: true, description: 'Use color.' } } } } } },
+          responses: {},
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Thing: { type: 'object', properties: { parts: { type: 'array', items: { anyOf: [{ type: 'object', properties: { old: { deprecated: true } } }] } } } },
+      },
+    },
+  };
+  assert.deepEqual(deprecationsOf(document), [
+    { kind: 'operation', subject: 'GET /things', description: 'List things', reference: '#/things/listThings', sunset: 'Fri, 01 Jan 2027 00:00:00 GMT' },
+    { kind: 'parameter', subject: 'query parameter page', operation: 'GET /things', description: 'Use cursor.' },
+    { kind: 'property', subject: 'request body (application/json).colour', operation: 'POST /things', description: 'Use color.' },
+    { kind: 'property', subject: 'Thing.parts[].old', description: '' },
+  ]);
+});
+
+test('prefersHtml: browsers yes; wildcards, JSON first, equal rank or no Accept no', () => {
+  assert.equal(prefersHtml(BROWSER_ACCEPT), true);
+  assert.equal(prefersHtml('text/html'), true);
+  assert.equal(prefersHtml('text/*, application/json;q=0.5'), true);
+  assert.equal(prefersHtml(undefined), false);
+  assert.equal(prefersHtml('*/*'), false);
+  assert.equal(prefersHtml('application/json'), false);
+  assert.equal(prefersHtml('application/json, text/html'), false);
+  assert.equal(prefersHtml('text/html;q=0.5, */*'), false);
+});
