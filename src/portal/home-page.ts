@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { MarketList } from '../catalog/catalog-service.js';
+import { errorResponse } from '../catalog/routes/shared.js';
 import { prefersHtml } from './accept.js';
 import { html } from './html.js';
 import { page } from './layout.js';
@@ -46,9 +47,10 @@ export function homePage(app: FastifyInstance, publicBaseUrl: string): void {
       schema: {
         operationId: 'getIndex',
         tags: ['discovery'],
+        security: [],
         summary: 'Where to start: the contract, the MCP servers, the sandbox',
         description:
-          'Answers a JSON index of the service\'s entry points unless the client prefers text/html (`Accept: text/html` ranked above application/json, as browsers send), which gets the developer portal\'s home page. Answers vary by Accept. Not rate limited.',
+          'Answers a JSON index of the service\'s entry points unless the client prefers text/html (`Accept: text/html` ranked above application/json, as browsers send), which gets the developer portal\'s home page. Answers vary by Accept. Counts against the catalog rate limit, like every portal page.',
         response: {
           200: {
             description: 'The index (or, for a browser, the home page)',
@@ -58,6 +60,7 @@ export function homePage(app: FastifyInstance, publicBaseUrl: string): void {
               'text/html': { schema: Type.String() },
             },
           },
+          '4xx': errorResponse('RATE_LIMITED past the catalog rate limit (with the RateLimit headers and Retry-After); INVALID_QUERY for a malformed request.'),
         },
       },
     },

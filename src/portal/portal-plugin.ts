@@ -19,11 +19,15 @@ const CACHE_CONTROL = 'public, max-age=60';
 /**
  * The developer portal served by the service itself: `/` (home, or a JSON index for API
  * clients), `/docs` (the API reference with try-it), `/docs/sandbox` (the sandbox flow
- * in the browser) and `/docs/changelog` (deprecations read from the contract). Pages are
- * cheap (memory only) and not rate limited; unknown URLs keep the public API's 404.
+ * in the browser) and `/docs/changelog` (deprecations read from the contract). Every
+ * request counts against the catalog rate limit: the pages are made from memory, but the
+ * API reference's scripts are over a megabyte, compressed anew for each visit, so an
+ * unlimited client could keep the CPU busy. A visit is a handful of requests. Unknown URLs
+ * keep the public API's 404.
  */
 export const portalPlugin = fp<{ config: Config }>(
   async (app: FastifyInstance, { config }) => {
+    app.addHook('onRequest', app.catalogRateLimit);
     app.addHook('onSend', async (_request, reply) => {
       reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', CACHE_CONTROL);

@@ -17,8 +17,17 @@ const STOREFRONT_SCRIPT = `
   const api = new URLSearchParams(location.search).get('api');
   const out = {};
   try {
-    const catalog = await fetch(api + '/public/v1/products?limit=1');
-    out.catalog = { status: catalog.status, remaining: catalog.headers.get('RateLimit-Remaining'), products: (await catalog.json()).products.length };
+    // A page of 20 products comes Brotli-compressed (Chromium asks for br): its request id
+    // is appended to the stream compressed once for every reader of the page.
+    const catalog = await fetch(api + '/public/v1/products?limit=20');
+    const page = await catalog.json();
+    out.catalog = {
+      status: catalog.status,
+      remaining: catalog.headers.get('RateLimit-Remaining'),
+      etag: catalog.headers.get('ETag'),
+      products: page.products.length,
+      ownRequestId: page.request_id === catalog.headers.get('X-Request-Id'),
+    };
     const key = await fetch(api + '/sandbox/v1/keys', { method: 'POST' });
     const token = (await key.json()).access_token;
     out.key = { status: key.status };
@@ -70,7 +79,9 @@ test('a page on another origin reads the catalog, issues a key, creates a cart a
 
   assert.equal(result.error, undefined);
   assert.equal(result.catalog.status, 200);
-  assert.equal(result.catalog.products, 1);
+  assert.equal(result.catalog.products, 20);
+  assert.equal(result.catalog.ownRequestId, true);
+  assert.match(result.catalog.etag ?? '', /^"[A-Za-z0-9_-]+-br"$/, 'ETag is readable from another origin, and names the Brotli form');
   assert.match(result.catalog.remaining ?? '', /^\d+$/, 'RateLimit-Remaining is readable from another origin');
   assert.equal(result.key.status, 201);
   assert.equal(result.cart.status, 201);

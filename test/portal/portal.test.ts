@@ -7,6 +7,18 @@ import { useTestApp } from '../support/test-app.js';
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 
+describe('portal pages and the catalog rate limit', () => {
+  const t = useTestApp({ config: { catalogRateLimit: 3 } });
+
+  test('count against the catalog window: a client past it gets 429 on the pages too', async () => {
+    const statuses: number[] = [];
+    for (const url of ['/', '/docs/changelog', '/public/v1/products?limit=1', '/docs/sandbox']) {
+      statuses.push((await t.app.inject({ url, headers: { accept: BROWSER_ACCEPT } })).statusCode);
+    }
+    assert.deepEqual(statuses, [200, 200, 200, 429]);
+  });
+});
+
 describe('GET /', () => {
   const t = useTestApp();
 
