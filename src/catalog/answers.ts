@@ -12,8 +12,12 @@ import type { PublicProduct } from './render.js';
 const ANSWER_BYTES_KEPT = 32 * 1024 * 1024;
 
 interface PreparedAnswer {
-  /** The renderings the answer was made of: it serves only while the catalog still renders these very objects. */
-  products: readonly PublicProduct[];
+  /**
+   * The renderings the answer was made of: it serves only while the catalog still renders
+   * these very objects. Weakly held, so a kept answer never keeps a rendering alive that
+   * the service's own cache has let go (it is then made anew, and this answer with it).
+   */
+  products: readonly WeakRef<PublicProduct>[];
   body: PreparedBody;
 }
 
@@ -49,10 +53,10 @@ export class CatalogAnswers {
 
   #prepared(key: string, products: readonly PublicProduct[], result: object): PreparedBody {
     const kept = this.#answers.get(key);
-    if (kept && sameObjects(kept.products, products)) return kept.body;
+    if (kept && madeOf(kept, products)) return kept.body;
     // The answer's text without its closing brace: each response appends its request id.
     const body = new PreparedBody(serializeJson(result).slice(0, -1));
-    this.#answers.set(key, { products, body });
+    this.#answers.set(key, { products: products.map((product) => new WeakRef(product)), body });
     return body;
   }
 }
@@ -60,8 +64,8 @@ export class CatalogAnswers {
 /** What ends each catalog answer: its request id, then the closing brace left off the prepared text. */
 export const requestIdTail = (requestId: string): string => `,"request_id":${JSON.stringify(requestId)}}`;
 
-function sameObjects(kept: readonly object[], current: readonly object[]): boolean {
-  return kept.length === current.length && kept.every((object, index) => object === current[index]);
+function madeOf(answer: PreparedAnswer, products: readonly PublicProduct[]): boolean {
+  return answer.products.length === products.length && answer.products.every((kept, index) => kept.deref() === products[index]);
 }
 
 /** `max-age` 0 makes every cache revalidate (cheap with the ETag); stale-while-revalidate 0 leaves it out. */
