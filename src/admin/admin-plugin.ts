@@ -39,7 +39,8 @@ export const adminPlugin = fp<{ config: Config; store: Store }>(
       async (admin) => {
         useErrorSurface(admin, adminErrors);
         // Operators' systems call the admin API from servers, not from pages: no origin is
-        // answered, and a preflight is an unknown route here rather than the service's 204.
+        // answered, and a preflight to a path under /admin/ is an unknown route here rather
+        // than the service's 204.
         admin.addHook('onRoute', (route) => {
           route.config = { ...route.config, cors: false };
         });

@@ -6,8 +6,9 @@ import type { ProductDetailResult, ProductListResult } from './catalog-service.j
 import type { PublicProduct } from './render.js';
 
 /**
- * Bytes of prepared answers kept, counted without their compressed forms (about a fifth
- * more): a 20-product page is about 40 KB, so some 800 of the most asked pages.
+ * Bytes of prepared answers kept, counted by their text: their gzip and Brotli forms, once
+ * asked for, add about two fifths. A 20-product page is 20 to 45 KB, so about a thousand
+ * of the most asked pages.
  */
 const ANSWER_BYTES_KEPT = 32 * 1024 * 1024;
 

@@ -14,6 +14,9 @@ const GZIP_LEVEL = 6;
 const BROTLI_QUALITY = 5;
 
 type Coding = 'br' | 'gzip';
+
+/** A tail is appended as one stored deflate block, whose length field has 16 bits (one Brotli meta-block would take one byte more). */
+const MAX_TAIL_BYTES = 65_535;
 const CODINGS: Coding[] = ['br', 'gzip'];
 
 /**
@@ -38,14 +41,15 @@ export class PreparedBody {
     this.etag = `"${createHash('sha256').update(this.#head).digest('base64url').slice(0, 27)}"`;
   }
 
-  /** The bytes held (the compressed forms once made are about a fifth more). */
+  /** The bytes of the shared text (its gzip and Brotli forms, once made, add about two fifths). */
   get size(): number {
     return this.#head.length;
   }
 
-  /** The whole body: `head` then `tail`, in `coding`. */
+  /** The whole body: `head` then `tail` (at most {@link MAX_TAIL_BYTES}), in `coding`. */
   async bytes(coding: Coding | 'identity', tail: string): Promise<Buffer> {
     const tailBytes = Buffer.from(tail);
+    if (tailBytes.length > MAX_TAIL_BYTES) throw new RangeError(`A tail of ${tailBytes.length} bytes is over ${MAX_TAIL_BYTES}`);
     if (coding === 'identity') return Buffer.concat([this.#head, tailBytes]);
     const head = await this.#compressedHead(coding);
     return coding === 'gzip' ? gzipWithTail(head, this.#head.length, tailBytes) : brotliWithTail(head, tailBytes);
@@ -103,13 +107,10 @@ async function flushedBrotli(head: Buffer): Promise<CompressedHead> {
 
 /** ISLAST = 1, ISLASTEMPTY = 1: the stream ends. */
 const BROTLI_END = Buffer.from([0x03]);
-/** The longest tail one uncompressed meta-block with four length nibbles holds. */
-const BROTLI_MAX_TAIL = 1 << 16;
 
 /** The Brotli stream of head + tail: the tail as an uncompressed meta-block, then the last, empty one. */
 function brotliWithTail(head: CompressedHead, tail: Buffer): Buffer {
   if (tail.length === 0) return Buffer.concat([head.bytes, BROTLI_END]);
-  if (tail.length > BROTLI_MAX_TAIL) throw new RangeError(`A tail of ${tail.length} bytes does not fit one meta-block`);
   // ISLAST = 0 (1 bit), MNIBBLES = 0 for four nibbles (2 bits), MLEN - 1 (16 bits),
   // ISUNCOMPRESSED = 1 (1 bit), then zero bits to the byte boundary: 3 bytes, LSB first.
   const header = ((tail.length - 1) << 3) | (1 << 19);
@@ -122,9 +123,9 @@ export interface Caching {
 }
 
 /**
- * Answers with `body` (then `tail`): 304 when the client's `If-None-Match` holds its
- * ETag, else the body in the best coding the client accepts. The ETag of each coding
- * differs (a strong validator names exact bytes), and any of them revalidates.
+ * Answers with `body` (then `tail`) in the best coding the client accepts, or 304 when
+ * `If-None-Match` holds the ETag of that very form: each coding has its own tag (a strong
+ * validator names exact bytes), and a cache may only use a 304 whose tag it holds.
  */
 export async function sendPrepared(request: FastifyRequest, reply: FastifyReply, body: PreparedBody, tail: string, caching: Caching): Promise<FastifyReply> {
   appendVary(reply, 'Accept-Encoding');
@@ -132,26 +133,25 @@ export async function sendPrepared(request: FastifyRequest, reply: FastifyReply,
   const coding = body.size + tail.length < COMPRESSION_THRESHOLD_BYTES ? 'identity' : chosenCoding(request.headers['accept-encoding']);
   const etag = coding === 'identity' ? body.etag : `${body.etag.slice(0, -1)}-${coding}"`;
   reply.header('etag', etag);
-  if (matchesAny(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
+  if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
   reply.type('application/json; charset=utf-8');
   if (coding !== 'identity') reply.header('content-encoding', coding);
   return reply.send(await body.bytes(coding, tail));
 }
 
+/** Content codings are case-insensitive (RFC 9110, 8.4.1). */
 function chosenCoding(acceptEncoding: string | undefined): Coding | 'identity' {
-  return acceptEncoding === undefined ? 'identity' : ((negotiate(acceptEncoding, CODINGS) as Coding | null) ?? 'identity');
+  return acceptEncoding === undefined ? 'identity' : ((negotiate(acceptEncoding.toLowerCase(), CODINGS) as Coding | null) ?? 'identity');
 }
 
-/** `If-None-Match` compared weakly (RFC 9110, 13.1.2): `*`, or any listed tag of this body in any coding. */
-function matchesAny(ifNoneMatch: string | undefined, etag: string): boolean {
+/** One entity tag of a list: optionally weak, always quoted. */
+const ENTITY_TAG = /^(?:W\/)?("[^"]*")$/;
+
+/** `If-None-Match` compared weakly (RFC 9110, 13.1.2): `*`, or a listed tag equal to `etag` but for weakness. */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (ifNoneMatch === undefined) return false;
   if (ifNoneMatch.trim() === '*') return true;
-  const opaque = etag.slice(1, -1);
-  for (const candidate of ifNoneMatch.split(',')) {
-    const tag = candidate.trim().replace(/^W\//, '').slice(1, -1);
-    if (tag === opaque || tag === `${opaque}-gzip` || tag === `${opaque}-br`) return true;
-  }
-  return false;
+  return ifNoneMatch.split(',').some((candidate) => ENTITY_TAG.exec(candidate.trim())?.[1] === etag);
 }
 
 /** Adds `field` to the Vary header, keeping what other plugins (CORS) put there. */

@@ -44,6 +44,7 @@ export function metricsRoute(app: FastifyInstance, registry: Registry, token: st
       },
       ...(token && { onRequest: requireBearer(token) }),
     },
-    async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
+    // Each scrape is of this instance at this moment: no cache may keep one.
+    async (_request, reply) => reply.type(registry.contentType).header('cache-control', 'no-store').send(await registry.metrics()),
   );
 }

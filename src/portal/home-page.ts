@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { MarketList } from '../catalog/catalog-service.js';
 import { errorResponse } from '../catalog/routes/shared.js';
+import { appendVary } from '../http/prepared-body.js';
 import { prefersHtml } from './accept.js';
 import { html } from './html.js';
 import { page } from './layout.js';
@@ -65,7 +66,8 @@ export function homePage(app: FastifyInstance, publicBaseUrl: string): void {
       },
     },
     async (request, reply) => {
-      void reply.header('vary', 'Accept');
+      // Added to what CORS may have put there (Origin, when CORS_ORIGINS lists origins).
+      appendVary(reply, 'Accept');
       if (!prefersHtml(request.headers.accept)) return index;
       return reply.type('text/html; charset=utf-8').send(homeHtml(links, app.catalog.markets()));
     },

@@ -44,6 +44,12 @@ describe('HTTP caching of catalog reads', () => {
       const listed = await get(url, { 'if-none-match': `"elsewhere", W/${first.headers.etag}` });
       assert.equal(listed.statusCode, 304, 'a weak form of the tag in a list matches too');
       assert.equal((await get(url, { 'if-none-match': '"elsewhere"' })).statusCode, 200);
+      const unquoted = String(first.headers.etag).slice(1, -1);
+      assert.equal((await get(url, { 'if-none-match': unquoted })).statusCode, 200, 'an entity tag is quoted');
+      assert.equal((await get(url, { 'if-none-match': `Z${unquoted}Z` })).statusCode, 200);
+      for (const odd of ['', '"', 'W/', ',', '""', 'x'.repeat(10_000), 'ÿ']) {
+        assert.equal((await get(url, { 'if-none-match': odd })).statusCode, 200, JSON.stringify(odd.slice(0, 20)));
+      }
     });
   }
 
@@ -132,7 +138,20 @@ describe('compression', () => {
     });
   }
 
+  it('answers 304 only to the tag of the form the request would get: a cache never gets a 304 for bytes it does not hold', async () => {
+    const gzip = await get(LIST, { 'accept-encoding': 'gzip' });
+    const asBrotli = await get(LIST, { 'accept-encoding': 'br', 'if-none-match': String(gzip.headers.etag) });
+    assert.equal(asBrotli.statusCode, 200);
+    assert.equal(asBrotli.headers['content-encoding'], 'br');
+    const plain = await get(LIST, { 'if-none-match': String(gzip.headers.etag) });
+    assert.equal(plain.statusCode, 200);
+    const both = await get(LIST, { 'accept-encoding': 'br', 'if-none-match': `${gzip.headers.etag}, ${asBrotli.headers.etag}` });
+    assert.equal(both.statusCode, 304);
+    assert.equal(both.headers.etag, asBrotli.headers.etag);
+  });
+
   it('prefers br, honours q-values and answers identity when nothing acceptable is offered', async () => {
+    assert.equal((await get(LIST, { 'accept-encoding': 'GZIP' })).headers['content-encoding'], 'gzip', 'codings are case-insensitive');
     assert.equal((await get(LIST, { 'accept-encoding': 'gzip, deflate, br' })).headers['content-encoding'], 'br');
     assert.equal((await get(LIST, { 'accept-encoding': 'br;q=0.1, gzip' })).headers['content-encoding'], 'gzip');
     assert.equal((await get(LIST, { 'accept-encoding': 'deflate' })).headers['content-encoding'], undefined);

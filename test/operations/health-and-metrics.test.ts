@@ -32,6 +32,7 @@ describe('GET /metrics', () => {
     const response = await shared.app.inject({ method: 'GET', url: '/metrics' });
     assert.equal(response.statusCode, 200);
     assert.match(String(response.headers['content-type']), /^text\/plain; version=0\.0\.4/);
+    assert.equal(response.headers['cache-control'], 'no-store', 'a scrape is of this instance now');
     return response.body;
   };
 

@@ -7,6 +7,20 @@ import { useTestApp } from '../support/test-app.js';
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 
+describe('GET / with CORS_ORIGINS listing origins', () => {
+  const t = useTestApp({ config: { corsOrigins: ['https://shop.example'] } });
+
+  test('varies on Origin as well as Accept, so a shared cache never hands one origin the answer meant for another', async () => {
+    for (const accept of [BROWSER_ACCEPT, 'application/json']) {
+      const response = await t.app.inject({ url: '/', headers: { accept, origin: 'https://shop.example' } });
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.headers['access-control-allow-origin'], 'https://shop.example');
+      const vary = String(response.headers.vary).toLowerCase().split(/\s*,\s*/);
+      assert.ok(vary.includes('origin') && vary.includes('accept'), String(response.headers.vary));
+    }
+  });
+});
+
 describe('portal pages and the catalog rate limit', () => {
   const t = useTestApp({ config: { catalogRateLimit: 3 } });
 

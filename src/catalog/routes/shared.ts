@@ -51,7 +51,7 @@ export function catalogResponses(limitInWords: string, cacheControl: string): Ca
   const validators = {
     ETag: Type.String({
       description:
-        'Strong validator of the answer (everything but request_id), the same on every instance; it changes when anything shown changes. Send it in If-None-Match to get 304 while the answer is unchanged. Each Content-Encoding has its own tag; any of them revalidates.',
+        'Strong validator of the answer (everything but request_id), the same on every instance; it changes when anything shown changes. Send it in If-None-Match to get 304 while the answer is unchanged. Each Content-Encoding has its own tag (`"…-br"`, `"…-gzip"`): send the tag of the form you hold, with the same Accept-Encoding.',
     }),
     'Cache-Control': Type.String({ description: `How long browsers and shared caches may keep the answer on this deployment: \`${cacheControl}\`. Errors are \`no-store\`.` }),
     Vary: Type.String({ description: '`Accept-Encoding` (gzip or br for bodies over about 1 KB, when asked), and `Origin` when CORS_ORIGINS lists origins.' }),
