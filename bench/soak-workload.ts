@@ -399,7 +399,8 @@ function requireReadyForCheckout(body: any): void {
   if (body?.status !== 'ready_for_checkout') throw new Error(`checkout answered status ${String(body?.status)}`);
 }
 
-function address(sample: CatalogSample) {
+/** A shipping address in the default market. */
+export function address(sample: CatalogSample) {
   return { name: 'Ada Lovelace', line_one: 'Via Roma 1', city: 'Milano', country: sample.country, postal_code: '20121' };
 }
 
