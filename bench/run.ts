@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MAX_GENERATED_PRODUCTS } from '../tools/catalog-generator/catalog.js';
+import { optionsOrExit, UsageError } from './command-line.js';
 import { renderReport } from './report.js';
 import { runSuite, type SuiteOptions } from './suite.js';
 
@@ -13,10 +14,7 @@ import { runSuite, type SuiteOptions } from './suite.js';
  */
 const USAGE =
   'usage: npm run bench -- [--sizes 1000,10000,100000] [--seconds 5] [--connections 50] [--seed 1] [--cache-dir DIR] [--database-url postgres://...] [--out docs/benchmarks.md] [--no-write] [--quick]';
-const EXIT_USAGE = 2;
 const DEFAULT_OUT = 'docs/benchmarks.md';
-
-class UsageError extends Error {}
 
 function positiveNumber(flag: string, text: string, integer: boolean, max = Number.MAX_SAFE_INTEGER): number {
   const value = (integer ? /^\d+$/ : /^\d+(\.\d+)?$/).test(text) ? Number(text) : NaN;
@@ -71,14 +69,7 @@ function currentCommit(): string {
   }
 }
 
-let options: ReturnType<typeof parseOptions>;
-try {
-  options = parseOptions(process.argv.slice(2));
-} catch (error) {
-  if (!(error instanceof UsageError)) throw error;
-  console.error(`${error.message}\n${USAGE}`);
-  process.exit(EXIT_USAGE);
-}
+const options = optionsOrExit(parseOptions, USAGE);
 const started = new Date();
 const result = await runSuite(options.suite);
 const report = renderReport(options.suite, result, { date: started, commit: currentCommit(), command: ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ') });

@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
 import { MAX_GENERATED_PRODUCTS } from '../tools/catalog-generator/catalog.js';
+import { UsageError } from './command-line.js';
 
 export const SOAK_USAGE =
   'usage: npm run soak -- [--minutes 10] [--connections 16] [--idle-seconds 0] [--products N] [--database-url postgres://...] [--redis-url redis://...]';
-/** The exit code of a run refused for its arguments (1 is a run that found failures). */
-export const EXIT_USAGE = 2;
 const MAX_MINUTES = 24 * 60;
 const MAX_CONNECTIONS = 1024;
 const MAX_IDLE_SECONDS = 3600;
@@ -19,8 +18,6 @@ export interface SoakOptions {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
 }
-
-export class UsageError extends Error {}
 
 /** The command line of `npm run soak`; `--minutes` takes fractions, so `--minutes 0.2` is a quick check. */
 export function parseSoakOptions(argv: string[]): SoakOptions {

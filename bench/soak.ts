@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deleteRedisKeys, uniqueRedisPrefix } from '../test/support/redis-keys.js';
 import { createDatabase } from '../test/support/test-app.js';
-import { EXIT_USAGE, parseSoakOptions, SOAK_USAGE, UsageError, type SoakOptions } from './soak-options.js';
+import { optionsOrExit } from './command-line.js';
+import { parseSoakOptions, SOAK_USAGE, type SoakOptions } from './soak-options.js';
 import { buildService, generateCatalog, startNodeProcess, type RunningProcess } from './service-process.js';
 import { FLOW_KINDS, KINDS, LoadStats, runWorkload, sampleCatalog, type Tally, type Window } from './soak-workload.js';
 
@@ -168,14 +169,7 @@ async function soak(options: SoakOptions, work: string, cleanups: (() => Promise
   return passed;
 }
 
-let options: SoakOptions;
-try {
-  options = parseSoakOptions(process.argv.slice(2));
-} catch (error) {
-  if (!(error instanceof UsageError)) throw error;
-  console.error(`${error.message}\n${SOAK_USAGE}`);
-  process.exit(EXIT_USAGE);
-}
+const options: SoakOptions = optionsOrExit(parseSoakOptions, SOAK_USAGE);
 const work = await mkdtemp(path.join(tmpdir(), 'vetrina-soak-'));
 const cleanups: (() => Promise<unknown>)[] = [];
 try {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FLOW_KINDS, KINDS, LoadStats, runWorkload, sampleCatalog } from '../../bench/soak-workload.js';
-import { parseSoakOptions, UsageError } from '../../bench/soak-options.js';
+import { UsageError } from '../../bench/command-line.js';
+import { parseSoakOptions } from '../../bench/soak-options.js';
 import { useTestApp } from '../support/test-app.js';
 
 /** Every kind gets this many requests at least, and every flow reaches checkout at least once. */
