@@ -11,7 +11,6 @@ test('/docs renders every operation of /openapi.json, and try-it lists products 
   const guarded = await browser.open(t, [served.url()]);
   if (!guarded) return;
   const { page } = guarded;
-  page.setDefaultTimeout(10_000);
   const document = (await (await fetch(`${served.url()}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
   const operations = Object.values(document.paths).flatMap((item) => Object.keys(item).filter((key) => METHODS.includes(key))).length;
 
@@ -42,7 +41,6 @@ test('Authorize takes a sandbox key, and try-it sends it on a sandbox route', as
   const guarded = await browser.open(t, [served.url()]);
   if (!guarded) return;
   const { page } = guarded;
-  page.setDefaultTimeout(10_000);
   const key = (await (await fetch(`${served.url()}/sandbox/v1/keys`, { method: 'POST' })).json()) as { access_token: string };
 
   await page.goto(`${served.url()}/docs`);

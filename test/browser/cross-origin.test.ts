@@ -71,7 +71,6 @@ test('a page on another origin reads the catalog, issues a key, creates a cart a
   const guarded = await browser.open(t, [served.url(), storefrontUrl]);
   if (!guarded) return;
   const { page } = guarded;
-  page.setDefaultTimeout(10_000);
   assert.notEqual(new URL(storefrontUrl).origin, new URL(served.url()).origin);
   await page.goto(`${storefrontUrl}/?api=${encodeURIComponent(served.url())}`);
   await page.locator('#result:not(:empty)').waitFor();

@@ -9,7 +9,6 @@ test('the home page lists the live markets and the quick-start links, loading no
   const guarded = await browser.open(t, [served.url()]);
   if (!guarded) return;
   const { page } = guarded;
-  page.setDefaultTimeout(10_000);
   const response = await page.goto(`${served.url()}/`);
   assert.equal(response?.status(), 200);
   assert.match(response!.headers()['content-type']!, /^text\/html/);
@@ -37,7 +36,6 @@ test('the sandbox guide walks a key, a cart, an item, an address and shipping to
   const guarded = await browser.open(t, [served.url()]);
   if (!guarded) return;
   const { page } = guarded;
-  page.setDefaultTimeout(10_000);
   await page.goto(`${served.url()}/docs/sandbox`);
 
   const steps = await page.locator('[data-run]').evaluateAll((buttons) => buttons.map((button) => (button as unknown as { dataset: { run: string } }).dataset.run));

@@ -18,6 +18,9 @@ export interface BrowserUse {
   open(t: TestContext, allowedOrigins: string[]): Promise<GuardedPage | undefined>;
 }
 
+/** How long one browser step (a click, a wait for an element) may take before the test fails: seconds, not Playwright's 30. */
+const STEP_TIMEOUT_MS = 10_000;
+
 /**
  * One Chromium for the enclosing file or `describe`, launched before its first test and
  * closed after its last. Where none can start, each test is skipped saying why; any
@@ -52,6 +55,7 @@ export function useBrowser(): BrowserUse {
         return route.abort('blockedbyclient');
       });
       const page = await context.newPage();
+      page.setDefaultTimeout(STEP_TIMEOUT_MS);
       const failures: string[] = [];
       page.on('pageerror', (error) => failures.push(`page error: ${error.message}`));
       page.on('console', (message) => {
