@@ -2,8 +2,9 @@ import { LRUCache } from 'lru-cache';
 import type { CatalogCacheConfig } from '../config.js';
 import { serializeJson } from '../http/json-serializer.js';
 import { PreparedBody, type Caching } from '../http/prepared-body.js';
-import type { ProductDetailResult, ProductListResult } from './catalog-service.js';
-import type { PublicProduct } from './render.js';
+import type { CatalogService, ListProductsInput } from './catalog-service.js';
+import type { Market, MarketInput } from './market.js';
+import type { CatalogProduct, LiveCatalog, Region } from './read-model/live-catalog.js';
 
 /**
  * Bytes of prepared answers kept, counted by their text: their gzip and Brotli forms, once
@@ -12,24 +13,30 @@ import type { PublicProduct } from './render.js';
  */
 const ANSWER_BYTES_KEPT = 32 * 1024 * 1024;
 
+/**
+ * A prepared answer and what it was made from. It serves only while the catalog still
+ * holds those very objects: the catalog replaces a product's object when anything of it
+ * changes (a price, a stock level) and its Region objects when regions change, and moves
+ * its ranking generation when the served products, their order or their searchable texts
+ * change. The products are weakly held, so a kept answer never keeps a replaced product
+ * alive.
+ */
 interface PreparedAnswer {
-  /**
-   * The renderings the answer was made of: it serves only while the catalog still renders
-   * these very objects. Weakly held, so a kept answer never keeps a rendering alive that
-   * the service's own cache has let go (it is then made anew, and this answer with it).
-   */
-  products: readonly WeakRef<PublicProduct>[];
   body: PreparedBody;
+  region: Region;
+  products: readonly WeakRef<CatalogProduct>[];
+  /** A list page's ranking generation (undefined for a product's detail, which has no ranking). */
+  rankingGeneration: number | undefined;
 }
 
 /**
  * Catalog answers as sent: the JSON text of a list page or a product in a market, its
- * ETag and compressed forms, made once and reused while the answer stays the same. An
- * answer is found by everything it says apart from its products (count, paging, market)
- * and the ids of its products, and is served only if those products are still the very
- * renderings it was made of: a rendering is replaced when its product or region changes,
- * so a changed answer is never served, while changes to other products leave it alone.
- * Its ETag hashes the text itself, so every instance gives the same answer the same tag.
+ * ETag and compressed forms, made once and reused while the answer stays the same. A
+ * request is resolved (its market, query words and paging checked) and its answer looked
+ * up by those before anything of the page is computed, so a repeated request costs a few
+ * identity checks: no ranking, cursor or rendering work. Changes to other products leave
+ * a kept answer alone. Its ETag hashes the text itself, so every instance gives the same
+ * answer the same tag.
  */
 export class CatalogAnswers {
   readonly caching: Caching;
@@ -38,36 +45,55 @@ export class CatalogAnswers {
     sizeCalculation: (answer) => answer.body.size,
   });
 
-  constructor(cache: CatalogCacheConfig) {
+  constructor(
+    private readonly catalog: CatalogService,
+    cache: CatalogCacheConfig,
+  ) {
     this.caching = { cacheControl: cacheControl(cache) };
   }
 
-  list(result: ProductListResult): PreparedBody {
-    const { products, count, limit, offset, next_cursor: cursor, context } = result;
-    const ids = products.map((product) => product.id).join(',');
-    return this.#prepared(`list|${count}|${limit}|${offset}|${cursor}|${JSON.stringify(context)}|${ids}`, products, result);
-  }
-
-  detail(result: ProductDetailResult): PreparedBody {
-    return this.#prepared(`detail|${JSON.stringify(result.context)}|${result.product.id}`, [result.product], result);
-  }
-
-  #prepared(key: string, products: readonly PublicProduct[], result: object): PreparedBody {
+  async list(input: ListProductsInput): Promise<PreparedBody> {
+    const request = await this.catalog.resolveList(input);
+    const { catalog, market, queryWords, limit, offset, cursor } = request;
+    const paging = cursor === undefined ? `offset ${offset ?? 0}` : `cursor ${cursor}`;
+    const key = `list|${marketKey(market)}|${limit}|${paging}|${queryWords.join(' ')}`;
     const kept = this.#answers.get(key);
-    if (kept && madeOf(kept, products)) return kept.body;
+    if (kept?.rankingGeneration === catalog.rankingGeneration && kept.region === market.region && stillServed(kept.products, catalog)) {
+      return kept.body;
+    }
+    const { result, shown } = this.catalog.listPage(request);
+    return this.#prepare(key, result, market.region, shown, catalog.rankingGeneration);
+  }
+
+  detail(handle: string, input: MarketInput): PreparedBody {
+    const request = this.catalog.resolveProduct(handle, input);
+    const { market, product } = request;
+    const key = `detail|${marketKey(market)}|${handle}`;
+    const kept = this.#answers.get(key);
+    if (kept?.region === market.region && kept.products[0]!.deref() === product) return kept.body;
+    return this.#prepare(key, this.catalog.productDetail(request), market.region, [product], undefined);
+  }
+
+  #prepare(key: string, result: object, region: Region, products: readonly CatalogProduct[], rankingGeneration: number | undefined): PreparedBody {
     // The answer's text without its closing brace: each response appends its request id.
     const body = new PreparedBody(serializeJson(result).slice(0, -1));
-    this.#answers.set(key, { products: products.map((product) => new WeakRef(product)), body });
+    this.#answers.set(key, { body, region, products: products.map((product) => new WeakRef(product)), rankingGeneration });
     return body;
   }
 }
 
+const marketKey = ({ locale, country, currency }: Market) => `${locale} ${country} ${currency}`;
+
+/** Whether the catalog still serves each of these very product objects. */
+function stillServed(products: readonly WeakRef<CatalogProduct>[], catalog: LiveCatalog): boolean {
+  return products.every((kept) => {
+    const product = kept.deref();
+    return product !== undefined && catalog.productById.get(product.id) === product;
+  });
+}
+
 /** What ends each catalog answer: its request id, then the closing brace left off the prepared text. */
 export const requestIdTail = (requestId: string): string => `,"request_id":${JSON.stringify(requestId)}}`;
-
-function madeOf(answer: PreparedAnswer, products: readonly PublicProduct[]): boolean {
-  return answer.products.length === products.length && answer.products.every((kept, index) => kept.deref() === products[index]);
-}
 
 /** `max-age` 0 makes every cache revalidate (cheap with the ETag); stale-while-revalidate 0 leaves it out. */
 function cacheControl({ maxAgeSeconds, staleWhileRevalidateSeconds }: CatalogCacheConfig): string {

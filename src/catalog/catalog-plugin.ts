@@ -52,12 +52,12 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
 
     const rateLimit = defineCatalogRateLimit(app, config);
     app.decorate('catalogRateLimit', rateLimit);
-    const answers = new CatalogAnswers(config.catalogCache);
+    const answers = new CatalogAnswers(catalog, config.catalogCache);
     const responses = catalogResponses(catalogLimitInWords(config), answers.caching.cacheControl);
     await app.register(
       async (routes) => {
         useErrorSurface(routes, publicApiErrors);
-        const kit = { catalog, answers, rateLimit, responses };
+        const kit = { answers, rateLimit, responses };
         listProductsRoute(routes, kit);
         getProductRoute(routes, kit);
       },

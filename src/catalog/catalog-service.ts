@@ -5,7 +5,7 @@ import type { CursorCodec } from './cursor.js';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from './locales.js';
 import { DEFAULT_COUNTRY, marketContext, resolveMarket, type Market, type MarketContext, type MarketInput } from './market.js';
 import { DEFAULT_LIMIT } from './query-schemas.js';
-import { indexAfter, positionAt, rankProducts, type Ranking } from './read-model/query.js';
+import { positionOf, rankProducts, type Ranking } from './read-model/query.js';
 import type { CatalogReadModel } from './read-model/read-model.js';
 import type { CatalogProduct, LiveCatalog, Region } from './read-model/live-catalog.js';
 import { words } from './read-model/text.js';
@@ -33,6 +33,29 @@ export interface MarketList {
   regions: { id: string; name: string; currency: string; countries: string[] }[];
   default_market: { locale: Locale; country: string };
   locales: Locale[];
+}
+
+/** A list request checked and resolved: everything its page depends on. */
+export interface ListRequest {
+  /** The catalog as served when the request was resolved; the page is computed from it. */
+  catalog: LiveCatalog;
+  market: Market;
+  queryWords: string[];
+  limit: number;
+  offset: number | undefined;
+  cursor: string | undefined;
+}
+
+/** A page as served, and the catalog products it shows, in order. */
+export interface ListedPage {
+  result: ProductListResult;
+  shown: CatalogProduct[];
+}
+
+/** A detail request resolved: the product served under the handle, and the market. */
+export interface ProductRequest {
+  market: Market;
+  product: CatalogProduct;
 }
 
 export interface ProductDetailResult {
@@ -68,7 +91,7 @@ export class CatalogService {
   readonly #renderings = new LRUCache<string, Rendering>({ max: RENDERINGS_KEPT });
   readonly #rankings = new LRUCache<string, CachedRanking>({
     maxSize: RANKED_MATCHES_KEPT,
-    sizeCalculation: (cached) => cached.ranking.matches.length + 1,
+    sizeCalculation: (cached) => cached.ranking.count + 1,
   });
 
   constructor(
@@ -90,7 +113,16 @@ export class CatalogService {
     };
   }
 
+  /** A page of products as REST and MCP serve it. */
   async listProducts(input: ListProductsInput): Promise<ProductListResult> {
+    return this.listPage(await this.resolveList(input)).result;
+  }
+
+  /**
+   * Checks a list request and resolves it against the catalog as served now: what the
+   * page depends on, before any of it is computed (CatalogAnswers keys prepared pages on it).
+   */
+  async resolveList(input: ListProductsInput): Promise<ListRequest> {
     if (input.q !== undefined) await this.readModel.whenSearchable();
     const catalog = this.readModel.catalog;
     const market = resolveMarket(catalog, input);
@@ -101,20 +133,21 @@ export class CatalogService {
         'Use next_cursor alone for the following pages; offset is for jumping to a position.',
       );
     }
-    const limit = input.limit ?? DEFAULT_LIMIT;
-    const queryWords = words(input.q ?? '');
+    return { catalog, market, queryWords: words(input.q ?? ''), limit: input.limit ?? DEFAULT_LIMIT, offset: input.offset, cursor: input.cursor };
+  }
+
+  /** The page a resolved request asks for, with the catalog products it shows. */
+  listPage({ catalog, market, queryWords, limit, offset, cursor }: ListRequest): ListedPage {
     const ranking = this.#ranking(catalog, queryWords, market.locale);
     const scope = cursorScope(queryWords, market);
-    const total = ranking.matches.length;
-    const start = input.cursor === undefined ? (input.offset ?? 0) : indexAfter(ranking, this.cursors.decode(input.cursor, scope));
+    const total = ranking.count;
+    const start = cursor === undefined ? (offset ?? 0) : ranking.indexAfter(this.cursors.decode(cursor, scope));
     const end = Math.min(start + limit, total);
-    const products: PublicProduct[] = [];
-    for (let index = start; index < end; index++) {
-      products.push(this.#render(catalog.productById.get(ranking.matches[index]!.id)!, market));
-    }
-    const nextCursor = end > start && end < total ? this.cursors.encode(positionAt(ranking, end - 1), scope) : null;
-    return {
-      products,
+    const matches = ranking.range(start, end);
+    const shown = matches.map((match) => catalog.productById.get(match.product.id)!);
+    const nextCursor = end > start && end < total ? this.cursors.encode(positionOf(matches.at(-1)!), scope) : null;
+    const result = {
+      products: shown.map((product) => this.#render(product, market)),
       count: total,
       limit,
       offset: start,
@@ -122,9 +155,15 @@ export class CatalogService {
       next_cursor: nextCursor,
       context: marketContext(market),
     };
+    return { result, shown };
   }
 
   getProduct(handle: string, input: MarketInput): ProductDetailResult {
+    return this.productDetail(this.resolveProduct(handle, input));
+  }
+
+  /** The product a detail request names, in the market it asks for; PRODUCT_NOT_FOUND when none is served. */
+  resolveProduct(handle: string, input: MarketInput): ProductRequest {
     const catalog = this.readModel.catalog;
     const market = resolveMarket(catalog, input);
     const product = catalog.productByHandle.get(handle);
@@ -135,6 +174,10 @@ export class CatalogService {
         'Search with GET /public/v1/products?q=... to find a product and its handle.',
       );
     }
+    return { market, product };
+  }
+
+  productDetail({ market, product }: ProductRequest): ProductDetailResult {
     return { product: this.#render(product, market), context: marketContext(market) };
   }
 

@@ -12,7 +12,10 @@ const product = (id: string, title: string, day: number): CatalogProduct => ({
   optionNames: [],
   variants: [{ id: `variant_${id}`, sku: id.toUpperCase(), productId: id, optionValues: [], manageInventory: false, inventoryQuantity: 0, allowBackorder: false, prices: ['EUR', 100] }],
 });
-const handles = (catalog: LiveCatalog, q: string) => rankProducts(catalog, [q], 'en').matches.map((match) => match.handle);
+const handles = (catalog: LiveCatalog, q: string) => {
+  const ranking = rankProducts(catalog, [q], 'en');
+  return ranking.range(0, ranking.count).map((match) => match.product.handle);
+};
 
 describe('LiveCatalog: a full build served before its search index is complete', () => {
   it('indexes in steps; changes applied meanwhile are searched by their new state only', () => {

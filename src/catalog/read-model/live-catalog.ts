@@ -1,6 +1,6 @@
-import type MiniSearch from 'minisearch';
 import type { Locale } from '../locales.js';
-import { createSearchIndex, sameSearchFields, searchDocument, type SearchDocument } from './search-index.js';
+import { sameSearchFields, SearchIndex } from './search-index.js';
+import { compareServedOrder, type Positioned } from './served-order.js';
 
 export interface Region {
   readonly id: string;
@@ -62,7 +62,7 @@ export class LiveCatalog {
   readonly #productById = new Map<string, CatalogProduct>();
   readonly #productByHandle = new Map<string, CatalogProduct>();
   readonly #variantById = new Map<string, CatalogVariant>();
-  readonly #search: MiniSearch<SearchDocument> = createSearchIndex();
+  readonly #search = new SearchIndex();
   /** Served products not in the search index yet: a full build indexes them after it is served. */
   readonly #unindexed = new Set<CatalogProduct>();
   #rankingGeneration = nextRankingGeneration();
@@ -94,7 +94,7 @@ export class LiveCatalog {
     return this.#variantById;
   }
 
-  get search(): MiniSearch<SearchDocument> {
+  get search(): SearchIndex {
     return this.#search;
   }
 
@@ -107,7 +107,7 @@ export class LiveCatalog {
   indexSome(count: number): number {
     for (const product of this.#unindexed) {
       if (count-- === 0) break;
-      this.#search.add(searchDocument(product));
+      this.#search.add(product);
       this.#unindexed.delete(product);
     }
     return this.#unindexed.size;
@@ -148,20 +148,22 @@ export class LiveCatalog {
         this.#products[this.#indexOf(before)] = after;
         if (unindexed) {
           this.#unindexed.add(after);
-        } else if (!sameSearchFields(before, after)) {
-          this.#search.remove(searchDocument(before));
-          this.#search.add(searchDocument(after));
+        } else if (sameSearchFields(before, after)) {
+          this.#search.replace(after);
+        } else {
+          this.#search.remove(before);
+          this.#search.add(after);
           reranked = true;
         }
         continue;
       }
       if (before) {
         leaving.add(before);
-        if (!unindexed) this.#search.remove(searchDocument(before));
+        if (!unindexed) this.#search.remove(before);
       }
       if (after) {
         arriving.push(after);
-        this.#search.add(searchDocument(after));
+        this.#search.add(after);
       }
       reranked ||= before !== undefined || after !== undefined;
     }
@@ -237,12 +239,6 @@ const nextRankingGeneration = () => ++rankingGenerations;
 /** Moves up to this many products one splice each; beyond, a merge pass is cheaper. */
 const SPLICE_AT_MOST = 32;
 
-type Positioned = Pick<CatalogProduct, 'id' | 'createdAtMs'>;
-
-/** The served order (docs/decisions.md, Ordering): newest first, then by id. */
-export function compareServedOrder(a: Positioned, b: Positioned): number {
-  return b.createdAtMs - a.createdAtMs || (a.id === b.id ? 0 : a.id < b.id ? -1 : 1);
-}
 
 /** The index of the first product that does not come before `target` in the served order. */
 function lowerBound(products: readonly CatalogProduct[], target: Positioned): number {

@@ -1,46 +1,170 @@
-import MiniSearch from 'minisearch';
+import SearchableMap from 'minisearch/SearchableMap';
 import { LOCALES, textIn, type Locale } from '../locales.js';
 import type { CatalogProduct } from './live-catalog.js';
 import { words } from './text.js';
-
-type TitleField = `title_${Locale}`;
-
-/** A product's handle and its title in every locale, one field per locale. */
-export type SearchDocument = { id: string; handle: string } & Record<TitleField, string>;
-
-export const titleField = (locale: Locale): TitleField => `title_${locale}`;
 
 /** Title in the locale, falling back to the default locale, as it is served and searched. */
 export function titleIn(product: CatalogProduct, locale: Locale): string {
   return textIn(product, locale).title;
 }
 
-/**
- * An empty index, filled and changed one product at a time. A product is removed with
- * the very document it was indexed with (`searchDocument` of its old state), which
- * clears its entries at once.
- */
-export function createSearchIndex(): MiniSearch<SearchDocument> {
-  return new MiniSearch<SearchDocument>({
-    fields: ['handle', ...LOCALES.map(titleField)],
-    // words() already folds case and accents, for documents and queries alike.
-    tokenize: words,
-    processTerm: (term) => term,
-    // Products leave the index through remove(), never discard(): discarded entries are
-    // cleared by a vacuum that walks the whole index in batches, which stalled the event
-    // loop for 50 to 80 ms at 10,000 products, and failed (MiniSearch 7.2: "Cannot read
-    // properties of undefined (reading 'keys')") when products were added between batches.
-    autoVacuum: false,
-  });
-}
-
-export function searchDocument(product: CatalogProduct): SearchDocument {
-  const document = { id: product.id, handle: product.handle } as SearchDocument;
-  for (const locale of LOCALES) document[titleField(locale)] = titleIn(product, locale);
-  return document;
-}
-
 /** Whether two states of a product are indexed alike (a price or stock change is not re-indexed). */
 export function sameSearchFields(a: CatalogProduct, b: CatalogProduct): boolean {
   return a.handle === b.handle && LOCALES.every((locale) => titleIn(a, locale) === titleIn(b, locale));
+}
+
+/** The searched fields: the handle, then the title in each locale. */
+const HANDLE_FIELD = 0;
+const titleFieldOf = (locale: Locale) => 1 + LOCALES.indexOf(locale);
+
+/**
+ * A query word of at least this many letters also finds words a fifth of its length in
+ * edits away (rounded: one edit from 5 letters, two from 8), at most two: more edits cost
+ * a walk of most of the words and find what a shopper did not mean.
+ */
+const FUZZY_FROM_LENGTH = 5;
+const FUZZY_EDITS_PER_LETTER = 0.2;
+const MAX_FUZZY_EDITS = 2;
+
+/** Per field, the slots of the products having the term in that field. */
+type Postings = (Set<number> | undefined)[];
+
+/** What a query matched, product by product (by slot: see SearchIndex). */
+export interface Matches {
+  /** How many products matched. */
+  count: number;
+  /** Per slot: 0 no match, {@link PARTIAL_MATCH}, or {@link WHOLE_WORDS_IN_TITLE} when every query word is a whole word of the title in the locale. */
+  bySlot: Uint8Array;
+}
+
+export const PARTIAL_MATCH = 1;
+export const WHOLE_WORDS_IN_TITLE = 2;
+
+/**
+ * The catalog's full-text index: each word of a product's handle and titles (folded by
+ * `words`) leads to the products that have it, field by field. Words are held in a radix
+ * tree (MiniSearch's SearchableMap), which lists the words under a prefix and those
+ * within a few edits of a misspelling. It computes no relevance scores: the served order
+ * is the relevance tier, then the catalog's own order (query.ts), so a query costs the
+ * postings of its words and no more, and nothing is sorted here.
+ *
+ * Products are numbered with small integers (slots, reused after removal) so that a
+ * query marks them in typed arrays. A product is removed with the very state it was
+ * indexed with, which names every posting it is in.
+ */
+export class SearchIndex {
+  readonly #terms = new SearchableMap<Postings>();
+  readonly #slotById = new Map<string, number>();
+  readonly #productAt: (CatalogProduct | undefined)[] = [];
+  readonly #createdAtMs: number[] = [];
+  readonly #freeSlots: number[] = [];
+
+  get size(): number {
+    return this.#slotById.size;
+  }
+
+  add(product: CatalogProduct): void {
+    if (this.#slotById.has(product.id)) throw new Error(`Product ${product.id} is already indexed`);
+    const slot = this.#freeSlots.pop() ?? this.#productAt.length;
+    this.#slotById.set(product.id, slot);
+    this.#productAt[slot] = product;
+    this.#createdAtMs[slot] = product.createdAtMs;
+    forEachTerm(product, (term, field) => {
+      let postings = this.#terms.get(term);
+      if (!postings) this.#terms.set(term, (postings = []));
+      (postings[field] ??= new Set()).add(slot);
+    });
+  }
+
+  /** Removes a product; `product` must be the state it was indexed with. */
+  remove(product: CatalogProduct): void {
+    const slot = this.#slotById.get(product.id);
+    if (slot === undefined) throw new Error(`Product ${product.id} is not indexed`);
+    forEachTerm(product, (term, field) => {
+      const postings = this.#terms.get(term);
+      const products = postings?.[field];
+      if (!products) return;
+      products.delete(slot);
+      if (products.size === 0) postings[field] = undefined;
+      if (postings.every((field) => field === undefined)) this.#terms.delete(term);
+    });
+    this.#slotById.delete(product.id);
+    this.#productAt[slot] = undefined;
+    this.#freeSlots.push(slot);
+  }
+
+  /** Points an indexed product at its newer state, whose searched fields are the same (a price or stock change). */
+  replace(product: CatalogProduct): void {
+    const slot = this.#slotById.get(product.id);
+    if (slot === undefined) throw new Error(`Product ${product.id} is not indexed`);
+    this.#productAt[slot] = product;
+    this.#createdAtMs[slot] = product.createdAtMs;
+  }
+
+  /**
+   * The products having every query word, or a word it begins (`oliv` finds `olive`) or
+   * one within a fifth of its length in edits (from 5 letters), in the handle or in the
+   * title in `locale`.
+   */
+  match(queryWords: readonly string[], locale: Locale): Matches {
+    const title = titleFieldOf(locale);
+    const slots = this.#productAt.length;
+    // For each product, how many query words it has matched so far, as any word and as a
+    // whole word of the title: a product counts for word n only if it matched all before.
+    const matched = new Uint16Array(slots);
+    const whole = new Uint16Array(slots);
+    queryWords.forEach((word, index) => {
+      const mark = (counts: Uint16Array, products: Set<number> | undefined) => {
+        if (products) for (const slot of products) if (counts[slot] === index) counts[slot] = index + 1;
+      };
+      for (const [term, postings] of this.#similarTerms(word)) {
+        mark(matched, postings[HANDLE_FIELD]);
+        mark(matched, postings[title]);
+        if (term === word) mark(whole, postings[title]);
+      }
+    });
+    const bySlot = new Uint8Array(slots);
+    let count = 0;
+    if (queryWords.length === 0) return { count, bySlot };
+    for (let slot = 0; slot < slots; slot++) {
+      if (matched[slot] !== queryWords.length) continue;
+      bySlot[slot] = whole[slot] === queryWords.length ? WHOLE_WORDS_IN_TITLE : PARTIAL_MATCH;
+      count++;
+    }
+    return { count, bySlot };
+  }
+
+  /** The slot of an indexed product. */
+  slotOf(productId: string): number | undefined {
+    return this.#slotById.get(productId);
+  }
+
+  /** The creation time of the product in a slot, kept beside the products so that ordering many matches reads no product objects. */
+  createdAtMs(slot: number): number {
+    return this.#createdAtMs[slot]!;
+  }
+
+  /** The indexed state of the product in a slot. */
+  productAt(slot: number): CatalogProduct | undefined {
+    return this.#productAt[slot];
+  }
+
+  /** The indexed words a query word finds: those it begins, and the near misspellings of a long one. */
+  *#similarTerms(word: string): Iterable<[string, Postings]> {
+    yield* this.#terms.atPrefix(word);
+    if (word.length < FUZZY_FROM_LENGTH) return;
+    for (const [term, [postings]] of this.#terms.fuzzyGet(word, Math.min(MAX_FUZZY_EDITS, Math.round(word.length * FUZZY_EDITS_PER_LETTER)))) {
+      // A word that begins with the query word was found as a prefix already.
+      if (!term.startsWith(word)) yield [term, postings];
+    }
+  }
+}
+
+/** Each word of a product's searched fields, once per field. */
+function forEachTerm(product: CatalogProduct, visit: (term: string, field: number) => void): void {
+  const visitField = (text: string, field: number) => {
+    for (const term of new Set(words(text))) visit(term, field);
+  };
+  visitField(product.handle, HANDLE_FIELD);
+  for (const locale of LOCALES) visitField(titleIn(product, locale), titleFieldOf(locale));
 }

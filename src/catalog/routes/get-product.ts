@@ -11,7 +11,7 @@ const Params = Type.Object({ handle: handleField(`${HANDLE_RULE}; anything else 
 
 const Query = Type.Object(marketFields);
 
-export function getProductRoute(app: FastifyInstance, { catalog, answers, rateLimit, responses }: CatalogRouteKit): void {
+export function getProductRoute(app: FastifyInstance, { answers, rateLimit, responses }: CatalogRouteKit): void {
   app.get<{ Params: Static<typeof Params>; Querystring: Static<typeof Query> }>(
     '/v1/products/:handle',
     {
@@ -38,7 +38,7 @@ export function getProductRoute(app: FastifyInstance, { catalog, answers, rateLi
       // Prepared answers carry their compressed forms.
       compress: false,
     },
-    async (request, reply) => sendPrepared(request, reply, answers.detail(catalog.getProduct(request.params.handle, request.query)), requestIdTail(request.id), answers.caching),
+    async (request, reply) => sendPrepared(request, reply, answers.detail(request.params.handle, request.query), requestIdTail(request.id), answers.caching),
   );
 
   // A handle never contains a slash: a longer path under the product route is a malformed

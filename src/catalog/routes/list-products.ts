@@ -7,7 +7,7 @@ import { catalogSchemaError, errorResponse, type CatalogRouteKit } from './share
 
 const Query = Type.Object({ ...queryFields, ...marketFields });
 
-export function listProductsRoute(app: FastifyInstance, { catalog, answers, rateLimit, responses }: CatalogRouteKit): void {
+export function listProductsRoute(app: FastifyInstance, { answers, rateLimit, responses }: CatalogRouteKit): void {
   app.get<{ Querystring: Static<typeof Query> }>(
     '/v1/products',
     {
@@ -32,6 +32,6 @@ export function listProductsRoute(app: FastifyInstance, { catalog, answers, rate
       // Prepared answers carry their compressed forms.
       compress: false,
     },
-    async (request, reply) => sendPrepared(request, reply, answers.list(await catalog.listProducts(request.query)), requestIdTail(request.id), answers.caching),
+    async (request, reply) => sendPrepared(request, reply, await answers.list(request.query), requestIdTail(request.id), answers.caching),
   );
 }

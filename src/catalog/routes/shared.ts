@@ -3,7 +3,6 @@ import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
 import { Type, type TSchema } from 'typebox';
 import type { RateLimitCheck } from '../../http/rate-limit.js';
 import type { CatalogAnswers } from '../answers.js';
-import type { CatalogService } from '../catalog-service.js';
 import { catalogProblem, invalidHandle } from '../errors.js';
 import { DEFAULT_LOCALE, LOCALES } from '../locales.js';
 import { DEFAULT_COUNTRY } from '../market.js';
@@ -27,7 +26,6 @@ export const malformedRequestResponse = errorResponse(
 
 /** What every catalog route is declared with. */
 export interface CatalogRouteKit {
-  catalog: CatalogService;
   answers: CatalogAnswers;
   rateLimit: RateLimitCheck;
   responses: CatalogResponses;
