@@ -61,7 +61,7 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'databasePoolSize
  * SQL texts whose prepared statements are kept. The service runs a few dozen distinct
  * texts; an import's multi-row inserts add one per batch size, which the bound keeps.
  */
-const PREPARED_STATEMENTS = 256;
+export const PREPARED_STATEMENTS = 256;
 
 /**
  * Kysely's SQLite driver prepares every query anew; compiling the SQL was an eighth of
