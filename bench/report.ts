@@ -50,7 +50,8 @@ connections. Each read scenario is also sent, in the same run and one after the 
 (never together), to two baselines in processes of their own that answer the very bytes
 and content type Vetrina answered for it: bare \`node:http\` and bare Fastify. The
 sandbox flow (one key, then per flow: cart, two items, address, shipping option,
-checkout) is measured in flows per second by ${options.connections} concurrent workers, on
+checkout) is measured in flows per second by ${options.connections} concurrent workers over
+[undici](https://undici.nodejs.org) (one keep-alive connection each, no pipelining), on
 SQLite and on PostgreSQL (a database of its own, dropped afterwards).
 
 **How to run.** \`npm run bench\` (sizes 1,000, 10,000 and 100,000; about ten minutes,

@@ -1,7 +1,6 @@
-import type { Db } from '../store/database.js';
 import type { Clock } from './clock.js';
 import { insufficientScope, invalidKey, missingKey } from './errors.js';
-import { findKeyByToken } from './keys.js';
+import type { KeyLookup } from './keys.js';
 import { PUBLIC_KEY_SCOPES, type Scope } from './scopes.js';
 import { TOKEN_PREFIX, TOKEN_SHAPE, sameSecret } from './tokens.js';
 
@@ -30,7 +29,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
  * `scope`, when given, is named in the 401 so the client learns what the route needs.
  */
 export async function authenticate(
-  deps: { db: Db; clock: Clock; publicKey: string },
+  deps: { findKey: KeyLookup; clock: Clock; publicKey: string },
   authorization: string | undefined,
   clientIp: string,
   scope?: Scope,
@@ -42,9 +41,10 @@ export async function authenticate(
   }
   if (sameSecret(token, deps.publicKey)) return { keyId: publicKeyId(clientIp), scopes: PUBLIC_KEY_SCOPES, expiresAt: null };
 
-  const key = await findKeyByToken(deps.db, token);
+  const now = deps.clock();
+  const key = await deps.findKey(token, now);
   if (!key) throw invalidKey('Unknown sandbox key.', scope);
-  if (key.expiresAt <= deps.clock()) {
+  if (key.expiresAt <= now) {
     throw invalidKey(`The sandbox key expired at ${key.expiresAt.toISOString()}; create a new one.`, scope);
   }
   return { keyId: key.id, scopes: key.scopes, expiresAt: key.expiresAt };

@@ -48,6 +48,10 @@ export const sandboxPlugin = fp<{ config: Config; store: Store; clock: Clock }>(
     await app.register(
       async (sandbox) => {
         useErrorSurface(sandbox, sandboxErrors);
+        // The app's serializer splices in catalog renderings kept between answers; sandbox
+        // answers are built afresh and hold none, and JSON.stringify writes the same text
+        // faster (the app's was 4% of the service's CPU in a sandbox flow).
+        sandbox.setSerializerCompiler(() => (data) => JSON.stringify(data));
         sandbox.addHook('onRequest', async () => requireEnabled(config.sandbox));
         // Echoed only where it is honoured, i.e. where the route declares the header: decided
         // once per route here, not looked up on every request. It goes first, so a 401 echoes it too.

@@ -6,7 +6,7 @@ import { whenAvailable } from './availability.js';
 import { SandboxCartService } from './cart-service.js';
 import type { Clock } from './clock.js';
 import { runIdempotently, type IdempotentCall, type IdempotentOutcome } from './idempotency.js';
-import { issueKey, type IssuedKey } from './keys.js';
+import { issueKey, keyLookup, type IssuedKey } from './keys.js';
 import { defineSandboxRateLimits, type SandboxRateLimits } from './rate-limits.js';
 import type { Scope } from './scopes.js';
 
@@ -25,11 +25,12 @@ export interface SandboxServices {
 }
 
 export function buildSandboxServices(app: FastifyInstance, config: SandboxConfig, db: Db, clock: Clock): SandboxServices {
+  const findKey = keyLookup(db);
   return {
     config,
     carts: new SandboxCartService({ db, clock, catalog: () => app.catalog.live, shippingAmounts: config.shippingAmounts }),
     issueKey: (scopes) => issueKey(db, clock(), scopes),
-    authenticate: (authorization, clientIp, scope) => authenticate({ db, clock, publicKey: config.publicKey }, authorization, clientIp, scope),
+    authenticate: (authorization, clientIp, scope) => authenticate({ findKey, clock, publicKey: config.publicKey }, authorization, clientIp, scope),
     runIdempotently: (call) => runIdempotently({ db, clock }, call),
     rateLimits: defineSandboxRateLimits(app, config),
     whenAvailable: (work) => whenAvailable(config, work),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { purgeExpiredSandboxData } from '../../src/sandbox/purge.js';
-import { SANDBOX_PRODUCTS } from '../support/sandbox.js';
+import { assertSandboxError, SANDBOX_PRODUCTS } from '../support/sandbox.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -64,5 +64,43 @@ describe('background purge', () => {
       await sleep(25);
     }
     assert.fail(`expired rows were not purged: ${JSON.stringify(await rowCounts(sandbox))}`);
+  });
+});
+
+describe('keys remembered by an instance', () => {
+  let sandbox: TestApp;
+  before(async () => {
+    sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS });
+  });
+  after(() => sandbox.close());
+
+  const readCart = async () => {
+    const key = await sandbox.newKey();
+    const cart = await sandbox.newCart(key);
+    const read = () => sandbox.call(key, 'GET', `/sandbox/v1/carts/${cart.id}`);
+    assert.equal((await read()).statusCode, 200);
+    return read;
+  };
+
+  test('answer as the store holds them once they expire: expired, then unknown when purged', async () => {
+    const read = await readCart();
+    sandbox.advanceClock(24 * HOUR_MS);
+    const expired = await read();
+    assertSandboxError(expired, 401, 'sandbox_unauthorized');
+    assert.match(expired.data.message, /expired/);
+    await purgeExpiredSandboxData(sandbox.store.db, sandbox.clock());
+    const purged = await read();
+    assertSandboxError(purged, 401, 'sandbox_unauthorized');
+    assert.equal(purged.data.message, 'Unknown sandbox key.');
+  });
+
+  test('are looked up again near their expiry, when another instance with a clock ahead may have purged them', async () => {
+    const read = await readCart();
+    sandbox.advanceClock(24 * HOUR_MS - 60_000);
+    // The purge of an instance whose clock is two minutes ahead of this one's.
+    await purgeExpiredSandboxData(sandbox.store.db, new Date(sandbox.clock().getTime() + 120_000));
+    const purged = await read();
+    assertSandboxError(purged, 401, 'sandbox_unauthorized');
+    assert.equal(purged.data.message, 'Unknown sandbox key.');
   });
 });

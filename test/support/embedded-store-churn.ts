@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openStore } from '../../src/store/database.js';
+import { openStore, PREPARED_STATEMENTS } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 
 const ROUNDS = 500;
@@ -39,8 +39,9 @@ try {
         .execute();
     });
     await store.db.updateTable('sandbox_carts').set({ revision: round + 2 }).where('id', '=', `cart_${round}`).execute();
-    // A statement text of its own every round, as the catalog's IN lists give.
-    const ids = Array.from({ length: (round % 7) + 1 }, (_, i) => `cart_${round - i}`);
+    // Statement texts of their own, as the catalog's IN lists give: more of them than the
+    // store keeps prepared, so statements it lets go die while it is open.
+    const ids = Array.from({ length: (round % (PREPARED_STATEMENTS + 50)) + 1 }, (_, i) => `cart_${round - i}`);
     await store.db.selectFrom('sandbox_carts').selectAll().where('id', 'in', ids).execute();
     await store.db.selectFrom('products').select('id').where('handle', '=', `handle-${round}`).execute();
     if (round % 2 === 0) await store.db.deleteFrom('sandbox_keys').where('id', '=', id).execute();
