@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { mcpRequestInit } from '../test/support/mcp-json-rpc.js';
-import { buildService, generateCatalog, measure, rssMb, startNodeProcess, type RunningProcess } from './service-process.js';
+import { buildService, generateCatalog, measure, pinToSeparateCpus, rssMb, startNodeProcess, type RunningProcess } from './service-process.js';
 
 /**
  * MCP against REST, side by side in one run, against a separate Vetrina process with
@@ -34,6 +34,7 @@ async function call(server: '/mcp' | '/mcp/sandbox', request: ReturnType<typeof 
   if (response.status !== 200 || text.includes('"isError":true')) throw new Error(`MCP call failed: ${response.status} ${text.slice(0, 300)}`);
 }
 
+const placement = pinToSeparateCpus();
 try {
   const catalogFile = path.join(work, 'catalog.json');
   await generateCatalog(products, catalogFile);
@@ -95,7 +96,7 @@ try {
   const modern = await measure({ ...load, url: `${base}/mcp`, ...mcpRequestInit('tools/call', search, { modern: true }) });
 
   const ratio = (m: { requestsPerSecond: number }) => (m.requestsPerSecond / rest.requestsPerSecond).toFixed(2);
-  console.log(`\nMCP against REST: ${products} products, query "${query}", ${connections} connections, ${seconds} s each, node ${process.version}\n`);
+  console.log(`\nMCP against REST: ${products} products, query "${query}", ${connections} connections, ${seconds} s each, node ${process.version}, ${placement}\n`);
   console.log('| surface | req/s | vs REST | p50 / p99 ms | errors |');
   console.log('|---|---:|---:|---:|---:|');
   for (const [name, m] of [

@@ -62,8 +62,10 @@ and schema; by default under the OS temporary directory), \`--database-url\`
 (PostgreSQL server for the flow, default \`postgres://postgres@127.0.0.1:5432\`; the flow
 is skipped with the reason printed when it is unreachable), \`--out FILE\`, \`--no-write\`
 (print only). \`--quick\` is the CI check: 1,000 products, two scenarios, 1 s each, no
-flows, printed and not written unless \`--out\` is given. Run it on a quiet machine: the
-load generator shares the machine with the service, as it does with the baselines.
+flows, printed and not written unless \`--out\` is given. Run it on a quiet machine. On
+Linux the load generator is pinned to the first CPU and every server (Vetrina and the
+baselines alike) to the others (\`taskset\`), so that a server never shares a core with
+the client driving it; PostgreSQL, in the flow, runs where the system puts it.
 
 **How to read it.** Absolute figures belong to this machine. The figures that travel
 are the ratios: Vetrina's requests per second over the baseline's for the same bytes
@@ -78,7 +80,7 @@ first answer to a new query at ${products(GROWTH_TO)} within ${MAX_NEW_QUERY_MS}
 /mcp at least ${MIN_MCP_SHARE}x the REST search for the same query.`;
 }
 
-function machine(options: SuiteOptions, run: RunInfo): string {
+function machine(options: SuiteOptions, result: SuiteResult, run: RunInfo): string {
   const cpu = cpus()[0]?.model.trim() ?? 'unknown';
   return table(
     ['machine', ''],
@@ -92,6 +94,7 @@ function machine(options: SuiteOptions, run: RunInfo): string {
       ['commit', run.commit],
       ['command', `\`${run.command}\``],
       ['per measurement', `${options.seconds} s, ${options.connections} connections`],
+      ['CPU placement', result.placement],
     ],
   );
 }
@@ -187,7 +190,7 @@ ${table(['store', 'products', 'flows/s', 'flow p50 / p99 ms', 'failed flows', 'n
 export function renderReport(options: SuiteOptions, result: SuiteResult, run: RunInfo): string {
   const { words } = result;
   const queries = `Queries, from the generator's vocabulary (bench/query-words.ts): common word "${words.common}", rare word "${words.rare}", one-letter prefix "${words.prefix}"; asked first after start: "${words.unaskedWord}" and "${words.unaskedPrefix}".`;
-  return [header(options), machine(options, run), queries, ...result.sizes.map(sizeSection), growthSection(result.sizes), flowSection(result)]
+  return [header(options), machine(options, result, run), queries, ...result.sizes.map(sizeSection), growthSection(result.sizes), flowSection(result)]
     .filter((section) => section !== undefined)
     .join('\n\n')
     .concat('\n');

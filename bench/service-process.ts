@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -35,6 +36,31 @@ export function generateCatalog(products: number, file: string, seed?: number): 
   return runCommand(process.execPath, ['--import', 'tsx', 'tools/generate-catalog.ts', '--products', String(products), '--out', file, ...seedArgs]);
 }
 
+/** The CPUs servers started from here run on, once `pinToSeparateCpus` has pinned this process to the first. */
+let serverCpus: string | undefined;
+
+/**
+ * Puts the load generator (this process, every thread of it) on the first CPU and every
+ * server started afterwards on the others, so that a server and the client driving it
+ * never share a core. Unpinned, the scheduler sometimes runs both on one core, which
+ * halves a run's figures at random: a bare node:http baseline measured anywhere from
+ * 17,000 to 45,000 requests/s for the same answer in one run, and a ratio is only as
+ * steady as its baseline. Linux only (taskset); returns how the run was placed, for the
+ * report.
+ */
+export function pinToSeparateCpus(): string {
+  const cpus = availableParallelism();
+  if (process.platform !== 'linux' || cpus < 2) return `not pinned (${cpus} CPU${cpus === 1 ? '' : 's'} on ${process.platform})`;
+  const servers = cpus === 2 ? '1' : `1-${cpus - 1}`;
+  try {
+    execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', '0', String(process.pid)], { stdio: 'ignore' });
+  } catch (error) {
+    return `not pinned (taskset failed: ${(error as Error).message.split('\n')[0]})`;
+  }
+  serverCpus = servers;
+  return `load generator on CPU 0, servers on CPU ${servers} (taskset)`;
+}
+
 export interface RunningProcess {
   /** `http://127.0.0.1:PORT` */
   url: string;
@@ -54,7 +80,9 @@ export interface RunningProcess {
  */
 export async function startNodeProcess(args: string[], env: Record<string, string>, readyPath: string): Promise<RunningProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, args, {
+  const [command, commandArgs] = serverCpus === undefined ? [process.execPath, args] : ['taskset', ['--cpu-list', serverCpus, process.execPath, ...args]];
+  // taskset replaces itself with node, so the child's pid is the server's.
+  const child = spawn(command, commandArgs, {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', ...env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,7 +8,7 @@ import { cachedCatalog, type CachedCatalog } from './catalog-cache.js';
 import { pickQueryWords, type QueryWords } from './query-words.js';
 import { measureSandboxFlows, type FlowMeasurement } from './sandbox-flow.js';
 import { readScenarios, type Scenario } from './scenarios.js';
-import { buildService, measure, rssMb, startNodeProcess, type Measurement, type RunningProcess } from './service-process.js';
+import { buildService, measure, pinToSeparateCpus, rssMb, startNodeProcess, type Measurement, type RunningProcess } from './service-process.js';
 
 /** What one run measures, per catalog size, then the sandbox flows. */
 export interface SuiteOptions {
@@ -50,6 +50,8 @@ export interface FlowResult {
 }
 
 export interface SuiteResult {
+  /** Which CPUs the load generator and the servers ran on. */
+  placement: string;
   words: QueryWords;
   sizes: SizeResult[];
   flows: FlowResult[];
@@ -150,6 +152,8 @@ async function measureFlows(options: SuiteOptions, products: number, catalog: Ca
 
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const words = pickQueryWords();
+  const placement = pinToSeparateCpus();
+  progress(placement);
   await buildService();
   const work = await mkdtemp(path.join(tmpdir(), 'vetrina-bench-'));
   try {
@@ -158,7 +162,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     // The smallest catalog: a flow touches a few products, and seeding a fresh PostgreSQL database with it is quick.
     const smallest = Math.min(...options.sizes);
     const flows = options.quick ? [] : await measureFlows(options, smallest, await cachedCatalog(options.cacheDir, smallest, options.seed), work);
-    return { words, sizes, flows };
+    return { placement, words, sizes, flows };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
