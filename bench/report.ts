@@ -1,4 +1,4 @@
-import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
+import { cpus, platform, release, totalmem } from 'node:os';
 import type { ScenarioKind } from './scenarios.js';
 import type { ScenarioResult, SizeResult, SuiteOptions, SuiteResult } from './suite.js';
 
@@ -81,12 +81,13 @@ first answer to a new query at ${products(GROWTH_TO)} within ${MAX_NEW_QUERY_MS}
 }
 
 function machine(options: SuiteOptions, result: SuiteResult, run: RunInfo): string {
+  // The machine's CPUs, not availableParallelism(): that counts only those this (pinned) process may use.
   const cpu = cpus()[0]?.model.trim() ?? 'unknown';
   return table(
     ['machine', ''],
     ['---', '---'],
     [
-      ['cores', `${availableParallelism()} (${cpu})`],
+      ['cores', `${cpus().length} (${cpu})`],
       ['memory', `${(totalmem() / 1024 ** 3).toFixed(1)} GiB`],
       ['Node.js', process.version],
       ['OS', `${platform()} ${release()}`],

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { availableParallelism } from 'node:os';
+import { cpus as machineCpus } from 'node:os';
 import path from 'node:path';
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -49,7 +49,7 @@ let serverCpus: string | undefined;
  * report.
  */
 export function pinToSeparateCpus(): string {
-  const cpus = availableParallelism();
+  const cpus = machineCpus().length;
   if (process.platform !== 'linux' || cpus < 2) return `not pinned (${cpus} CPU${cpus === 1 ? '' : 's'} on ${process.platform})`;
   const servers = cpus === 2 ? '1' : `1-${cpus - 1}`;
   try {
