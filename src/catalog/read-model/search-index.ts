@@ -37,7 +37,7 @@ export interface Matches {
   bySlot: Uint8Array;
 }
 
-export const PARTIAL_MATCH = 1;
+const PARTIAL_MATCH = 1;
 export const WHOLE_WORDS_IN_TITLE = 2;
 
 /**
@@ -58,10 +58,6 @@ export class SearchIndex {
   readonly #productAt: (CatalogProduct | undefined)[] = [];
   readonly #createdAtMs: number[] = [];
   readonly #freeSlots: number[] = [];
-
-  get size(): number {
-    return this.#slotById.size;
-  }
 
   add(product: CatalogProduct): void {
     if (this.#slotById.has(product.id)) throw new Error(`Product ${product.id} is already indexed`);
