@@ -1,6 +1,6 @@
 import type { Locale } from '../locales.js';
 import { sameSearchFields, SearchIndex } from './search-index.js';
-import { compareServedOrder, type Positioned } from './served-order.js';
+import { compareServedOrder, firstIndexNotBefore, type Positioned } from './served-order.js';
 
 export interface Region {
   readonly id: string;
@@ -242,12 +242,5 @@ const SPLICE_AT_MOST = 32;
 
 /** The index of the first product that does not come before `target` in the served order. */
 function lowerBound(products: readonly CatalogProduct[], target: Positioned): number {
-  let low = 0;
-  let high = products.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (compareServedOrder(products[middle]!, target) < 0) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return firstIndexNotBefore(products.length, (index) => compareServedOrder(products[index]!, target) < 0);
 }

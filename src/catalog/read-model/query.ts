@@ -1,7 +1,7 @@
 import type { CursorPosition } from '../cursor.js';
 import type { Locale } from '../locales.js';
 import type { CatalogProduct, LiveCatalog } from './live-catalog.js';
-import { compareServedOrder, type Positioned } from './served-order.js';
+import { compareServedOrder, firstIndexNotBefore, type Positioned } from './served-order.js';
 import { WHOLE_WORDS_IN_TITLE } from './search-index.js';
 
 /** A match at its place in the served order: the product and its relevance tier. */
@@ -64,14 +64,7 @@ class CatalogOrder implements Ranking {
   indexAfter(position: CursorPosition): number {
     if (position.tier > 0) return this.products.length;
     const after = positioned(position);
-    let low = 0;
-    let high = this.products.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compareServedOrder(this.products[middle]!, after) <= 0) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return firstIndexNotBefore(this.products.length, (index) => compareServedOrder(this.products[index]!, after) <= 0);
   }
 }
 
@@ -107,16 +100,8 @@ class SearchRanking implements Ranking {
   indexAfter(position: CursorPosition): number {
     const after = positioned(position);
     const comesAfter = (match: number) => this.tiers[match]! - position.tier || compareServedOrder(this.products[match]!, after);
-    if (this.#order) {
-      let low = 0;
-      let high = this.#order.length;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if (comesAfter(this.#order[middle]!) <= 0) low = middle + 1;
-        else high = middle;
-      }
-      return low;
-    }
+    const order = this.#order;
+    if (order) return firstIndexNotBefore(order.length, (index) => comesAfter(order[index]!) <= 0);
     let before = 0;
     for (let match = 0; match < this.products.length; match++) if (comesAfter(match) <= 0) before++;
     return before;
@@ -136,14 +121,7 @@ class SearchRanking implements Ranking {
     const first: number[] = [];
     for (let match = 0; match < this.products.length; match++) {
       if (first.length === count && this.#compare(match, first[count - 1]!) >= 0) continue;
-      let low = 0;
-      let high = first.length;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if (this.#compare(first[middle]!, match) < 0) low = middle + 1;
-        else high = middle;
-      }
-      first.splice(low, 0, match);
+      first.splice(firstIndexNotBefore(first.length, (index) => this.#compare(first[index]!, match) < 0), 0, match);
       if (first.length > count) first.pop();
     }
     return first;
