@@ -202,7 +202,7 @@ export class CatalogService {
     const key = `${market.locale}|${market.region.id}|${product.id}`;
     const cached = this.#renderings.get(key);
     if (cached?.product === product && cached.region === market.region) return cached.rendered;
-    const rendered = reuseJson(renderProduct(product, market, this.storefrontUrl));
+    const rendered = reuseJson(renderProduct(product, market, this.live.taxonomy, this.storefrontUrl));
     this.#renderings.set(key, { product, region: market.region, rendered });
     return rendered;
   }

@@ -1,7 +1,8 @@
 import { textIn } from './locales.js';
 import type { Market } from './market.js';
 import { availabilityOf, minorPriceIn, minorPriceRange, toMajorUnits, type Availability } from './read-model/pricing.js';
-import type { CatalogProduct, CatalogVariant } from './read-model/live-catalog.js';
+import type { CatalogProduct, CatalogVariant, ProductImage } from './read-model/live-catalog.js';
+import { titleIn, type Category, type Collection, type Taxonomy } from './taxonomy.js';
 
 export interface PublicPrice {
   amount: number;
@@ -26,12 +27,23 @@ export interface PublicProduct {
   url: string;
   variants: PublicVariant[];
   price_range: { minimum: number; maximum: number; currency: string } | null;
+  categories: TaxonomyReference[];
+  collection: TaxonomyReference | null;
+  tags: readonly string[];
+  images: readonly ProductImage[];
+}
+
+export interface TaxonomyReference {
+  handle: string;
+  title: string;
 }
 
 /** A product as the catalog serves it in one market (the `Product` schema of /openapi.json). */
-export function renderProduct(product: CatalogProduct, market: Market, storefrontUrl: string): PublicProduct {
+export function renderProduct(product: CatalogProduct, market: Market, taxonomy: Taxonomy, storefrontUrl: string): PublicProduct {
   const text = textIn(product, market.locale);
   const range = minorPriceRange(product, market.region);
+  const reference = (entry: Category | Collection): TaxonomyReference => ({ handle: entry.handle, title: titleIn(entry.titles, market.locale) });
+  const collection = product.collection === null ? undefined : taxonomy.collection(product.collection);
   return {
     id: product.id,
     handle: product.handle,
@@ -45,6 +57,14 @@ export function renderProduct(product: CatalogProduct, market: Market, storefron
       maximum: toMajorUnits(range.maximum, market.currency),
       currency: market.currency,
     },
+    // A handle the taxonomy does not hold (never written by the importer) is left out rather than served without a title.
+    categories: product.categories.flatMap((handle) => {
+      const category = taxonomy.category(handle);
+      return category ? [reference(category)] : [];
+    }),
+    collection: collection ? reference(collection) : null,
+    tags: product.tags,
+    images: product.images,
   };
 }
 

@@ -82,8 +82,30 @@ export const Product = Type.Object(
     price_range: Type.Union([Type.Ref('PriceRange'), Type.Null()], {
       description: 'Summary only; null when no variant has a price in the market.',
     }),
+    categories: Type.Array(Type.Ref('TaxonomyReference'), {
+      description: 'The categories the product is in (not their ancestors), titled in the requested locale. See GET /public/v1/categories for the tree.',
+    }),
+    collection: Type.Union([Type.Ref('TaxonomyReference'), Type.Null()], { description: 'The collection the product belongs to; null when none.' }),
+    tags: Type.Array(Type.String(), { description: 'Free tags, usable in the `tag` filter.' }),
+    images: Type.Array(Type.Ref('ProductImage'), { description: 'Product images in display order, beside `thumbnail`; empty when there are none.' }),
   },
   { $id: 'Product', description: 'A published product. Draft and weighted products are never served.' },
+);
+
+export const TaxonomyReference = Type.Object(
+  {
+    handle: Type.String({ description: 'Names the category or collection in filters (`category`, `collection`).' }),
+    title: Type.String({ description: 'In the requested locale, falling back to English.' }),
+  },
+  { $id: 'TaxonomyReference', description: 'A category or collection as a product names it.' },
+);
+
+export const ProductImage = Type.Object(
+  {
+    url: Type.String({ format: 'uri' }),
+    alt: nullable(Type.String(), 'Text describing the image; null when there is none.'),
+  },
+  { $id: 'ProductImage' },
 );
 
 export const MarketContext = Type.Object(
@@ -144,6 +166,8 @@ export const catalogSchemas = [
   Availability,
   VariantOption,
   Variant,
+  TaxonomyReference,
+  ProductImage,
   Product,
   MarketContext,
   ProductList,

@@ -17,7 +17,14 @@ export interface ServedDocument {
   options: string[];
   /** In position order. */
   variants: ServedVariant[];
+  /** Category handles; absent in documents written before the taxonomy existed, like the three below. */
+  categories?: string[];
+  collection?: string | null;
+  tags?: string[];
+  images?: ServedImage[];
 }
+
+export type ServedImage = [url: string, alt: string | null];
 
 /** `prices` holds flat pairs: a region id (a region's price) or a currency code (that currency's price), then minor units. */
 export type ServedVariant = [
@@ -37,6 +44,8 @@ export type ServedVariant = [
  * position order; prices in any order (readers look a price up by region or currency).
  */
 export interface ServedRows {
+  /** The product's own columns that the document carries, as stored (JSON texts). */
+  products: readonly ProductTaxonomyRow[];
   translations: readonly { product_id: string; locale: string; title: string; description?: string | null }[];
   options: readonly { product_id: string; name: string }[];
   variants: readonly {
@@ -51,6 +60,14 @@ export interface ServedRows {
   prices: readonly { variant_id: string; currency: string; region_id?: string | null; amount: number | string }[];
 }
 
+export interface ProductTaxonomyRow {
+  id: string;
+  category_handles: string;
+  collection_handle: string | null;
+  tags: string;
+  images: string;
+}
+
 /** The one place that shapes a served document: the documents of `productIds` from their rows. */
 export function servedDocumentsFromRows(productIds: Iterable<string>, rows: ServedRows): Map<string, ServedDocument> {
   const texts = groupBy(rows.translations, (row) => row.product_id);
@@ -58,8 +75,10 @@ export function servedDocumentsFromRows(productIds: Iterable<string>, rows: Serv
   const variants = groupBy(rows.variants, (row) => row.product_id);
   const values = groupBy(rows.optionValues, (row) => row.variant_id);
   const prices = groupBy(rows.prices, (row) => row.variant_id);
+  const products = new Map(rows.products.map((row) => [row.id, row]));
   const documents = new Map<string, ServedDocument>();
   for (const id of productIds) {
+    const product = products.get(id);
     documents.set(id, {
       texts: Object.fromEntries((texts.get(id) ?? []).map((text) => [text.locale, [text.title, text.description ?? null]])),
       options: (options.get(id) ?? []).map((option) => option.name),
@@ -72,6 +91,10 @@ export function servedDocumentsFromRows(productIds: Iterable<string>, rows: Serv
         variant.allow_backorder ? 1 : 0,
         (prices.get(variant.id) ?? []).flatMap((price) => [price.region_id ?? price.currency, Number(price.amount)]),
       ]),
+      categories: product ? (JSON.parse(product.category_handles) as string[]) : [],
+      collection: product?.collection_handle ?? null,
+      tags: product ? (JSON.parse(product.tags) as string[]) : [],
+      images: product ? (JSON.parse(product.images) as { url: string; alt: string | null }[]).map((image) => [image.url, image.alt]) : [],
     });
   }
   return documents;
@@ -125,7 +148,7 @@ async function storeDocuments(db: Kysely<Database>, documents: Map<string, Serve
 /** The documents of the stored products among `ids`, from their rows: one query per table, no per-product round trips. */
 async function readServedDocuments(db: Kysely<Database>, ids: string[]): Promise<Map<string, ServedDocument>> {
   const [productRows, translations, options, variants, optionValues, prices] = await Promise.all([
-    db.selectFrom('products').select('id').where('id', 'in', ids).execute(),
+    db.selectFrom('products').select(['id', 'category_handles', 'collection_handle', 'tags', 'images']).where('id', 'in', ids).execute(),
     db.selectFrom('product_translations').selectAll().where('product_id', 'in', ids).execute(),
     db.selectFrom('product_options').select(['product_id', 'name']).where('product_id', 'in', ids).orderBy('product_id').orderBy('position').execute(),
     db.selectFrom('variants').selectAll().where('product_id', 'in', ids).orderBy('product_id').orderBy('position').execute(),
@@ -145,7 +168,7 @@ async function readServedDocuments(db: Kysely<Database>, ids: string[]): Promise
   ]);
   return servedDocumentsFromRows(
     productRows.map((row) => row.id),
-    { translations, options, variants, optionValues, prices },
+    { products: productRows, translations, options, variants, optionValues, prices },
   );
 }
 

@@ -4,6 +4,7 @@ import * as catalog from './migrations/0001-catalog.js';
 import * as sandbox from './migrations/0002-sandbox.js';
 import * as deploymentSecrets from './migrations/0003-deployment-secrets.js';
 import * as liveCatalog from './migrations/0004-live-catalog.js';
+import * as taxonomy from './migrations/0005-taxonomy.js';
 
 /** Migrations live in code so the same list runs from `src` (tsx) and from `dist`. */
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0002-sandbox': sandbox,
   '0003-deployment-secrets': deploymentSecrets,
   '0004-live-catalog': liveCatalog,
+  '0005-taxonomy': taxonomy,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -7,6 +7,8 @@ import type { Generated } from 'kysely';
 export interface Database {
   regions: RegionTable;
   region_countries: RegionCountryTable;
+  categories: CategoryTable;
+  collections: CollectionTable;
   products: ProductTable;
   product_translations: ProductTranslationTable;
   product_options: ProductOptionTable;
@@ -53,6 +55,29 @@ export interface ProductTable {
   version: Generated<number>;
   /** JSON: the product's texts, options and variants as read models load them (catalog/served-document.ts); null until first written. */
   served: Generated<string | null>;
+  /** JSON array of category handles. */
+  category_handles: Generated<string>;
+  collection_handle: string | null;
+  /** JSON array of tags. */
+  tags: Generated<string>;
+  /** JSON array of `{ url, alt }`. */
+  images: Generated<string>;
+}
+
+export interface CategoryTable {
+  handle: string;
+  parent_handle: string | null;
+  /** Order among the categories, as the catalog file lists them. */
+  position: number;
+  /** JSON: title per locale. */
+  titles: string;
+}
+
+export interface CollectionTable {
+  handle: string;
+  position: number;
+  /** JSON: title per locale. */
+  titles: string;
 }
 
 export interface ProductTranslationTable {

@@ -10,6 +10,10 @@ const product = (id: string, title: string, day: number): CatalogProduct => ({
   createdAtMs: Date.UTC(2025, 0, day),
   texts: { en: { title, description: null } },
   optionNames: [],
+  categories: [],
+  collection: null,
+  tags: [],
+  images: [],
   variants: [{ id: `variant_${id}`, sku: id.toUpperCase(), productId: id, optionValues: [], manageInventory: false, inventoryQuantity: 0, allowBackorder: false, prices: ['EUR', 100] }],
 });
 const handles = (catalog: LiveCatalog, q: string) => {

@@ -1,6 +1,7 @@
 import { Type, type Static, type TOptional } from 'typebox';
 import { HANDLE_MAX_LENGTH, HANDLE_PATTERN } from '../handle.js';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locales.js';
+import { MAX_PRODUCT_CATEGORIES, MAX_PRODUCT_IMAGES, MAX_PRODUCT_TAGS, TAXONOMY_HANDLE_MAX_LENGTH } from '../taxonomy.js';
 
 /**
  * The catalog file: what `npm run catalog:import` reads and `catalog:generate` writes.
@@ -54,6 +55,50 @@ export const CatalogFileVariant = Type.Object(
   { additionalProperties: false },
 );
 
+/** The shape of category, collection and tag handles: the same as product handles, and as short. */
+const taxonomyHandle = (description: string) =>
+  Type.String({ pattern: HANDLE_PATTERN, maxLength: TAXONOMY_HANDLE_MAX_LENGTH, description });
+
+/** A title per locale; the default locale's is required, the others fall back to it. */
+const localizedTitles = Type.Object(
+  Object.fromEntries(
+    LOCALES.map((locale) => {
+      const title = Type.String({ minLength: 1, maxLength: 200 });
+      return [locale, locale === DEFAULT_LOCALE ? title : Type.Optional(title)];
+    }),
+  ),
+  { additionalProperties: false, description: `One title per locale; ${DEFAULT_LOCALE} is required, the other locales fall back to it.` },
+);
+
+export const CatalogFileCategory = Type.Object(
+  {
+    handle: taxonomyHandle('Unique among categories; products and the `category` filter name categories by it.'),
+    parent: Type.Optional(
+      Type.Union([taxonomyHandle('Handle of the parent category, declared in the same file.'), Type.Null()], {
+        description: 'The parent category; absent or null for a top-level category. Categories form a tree.',
+      }),
+    ),
+    titles: localizedTitles,
+  },
+  { additionalProperties: false },
+);
+
+export const CatalogFileCollection = Type.Object(
+  {
+    handle: taxonomyHandle('Unique among collections; products and the `collection` filter name collections by it.'),
+    titles: localizedTitles,
+  },
+  { additionalProperties: false },
+);
+
+export const CatalogFileImage = Type.Object(
+  {
+    url: Type.String({ format: 'uri', maxLength: 2000 }),
+    alt: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { description: 'Text describing the image.' })),
+  },
+  { additionalProperties: false },
+);
+
 /** The default locale's text is required, every other locale's optional. */
 const translationFields = Object.fromEntries(
   LOCALES.map((locale) => [locale, locale === DEFAULT_LOCALE ? CatalogFileText : Type.Optional(CatalogFileText)]),
@@ -72,6 +117,24 @@ export const CatalogFileProduct = Type.Object(
       additionalProperties: false,
       description: `One text per locale; ${DEFAULT_LOCALE} is required, the other locales fall back to it.`,
     }),
+    categories: Type.Optional(
+      Type.Array(taxonomyHandle('A category handle declared in `categories`.'), {
+        maxItems: MAX_PRODUCT_CATEGORIES,
+        uniqueItems: true,
+        description: 'The categories the product is in; a category filter also finds the products of its subcategories.',
+      }),
+    ),
+    collection: Type.Optional(
+      Type.Union([taxonomyHandle('A collection handle declared in `collections`.'), Type.Null()], {
+        description: 'The one collection the product belongs to, if any.',
+      }),
+    ),
+    tags: Type.Optional(
+      Type.Array(taxonomyHandle('A tag.'), { maxItems: MAX_PRODUCT_TAGS, uniqueItems: true, description: 'Free tags, such as `organic`.' }),
+    ),
+    images: Type.Optional(
+      Type.Array(CatalogFileImage, { maxItems: MAX_PRODUCT_IMAGES, description: 'Product images in display order, beside `thumbnail`.' }),
+    ),
     options: Type.Array(
       Type.Object(
         {
@@ -92,6 +155,10 @@ export const CatalogFile = Type.Object(
     $schema: Type.Optional(Type.String()),
     version: Type.Literal(1),
     regions: Type.Array(CatalogFileRegion, { minItems: 1 }),
+    categories: Type.Optional(
+      Type.Array(CatalogFileCategory, { description: 'The category tree; a parent may be listed before or after its children.' }),
+    ),
+    collections: Type.Optional(Type.Array(CatalogFileCollection)),
     products: Type.Array(CatalogFileProduct),
   },
   {
@@ -105,3 +172,5 @@ export type CatalogFile = Static<typeof CatalogFile>;
 export type CatalogFileProduct = Static<typeof CatalogFileProduct>;
 export type CatalogFileVariant = Static<typeof CatalogFileVariant>;
 export type CatalogFileRegion = Static<typeof CatalogFileRegion>;
+export type CatalogFileCategory = Static<typeof CatalogFileCategory>;
+export type CatalogFileCollection = Static<typeof CatalogFileCollection>;

@@ -17,7 +17,7 @@ import { jsonParser, type Token } from 'stream-json/core/parser.js';
  */
 
 /** The top-level members that are read whole; any other is unknown and skipped (the schema rejects it). */
-const HEADER_MEMBERS = new Set(['$schema', 'version', 'regions']);
+const HEADER_MEMBERS = new Set(['$schema', 'version', 'regions', 'categories', 'collections']);
 
 /** The file is not JSON (or not UTF-8); `path` is where reading stopped, as near as it can be told. */
 export class CatalogFileSyntaxError extends Error {

@@ -1,5 +1,5 @@
 import type { Db } from '../../store/database.js';
-import type { CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
+import type { CatalogFileCategory, CatalogFileCollection, CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
 import { CatalogFileStream, CatalogFileSyntaxError } from './catalog-file-stream.js';
 import { IMPORT_BATCH_SIZE, writeCatalog, type CatalogWritePlan, type ImportOptions, type ImportReport } from './import-catalog.js';
 import { ProgressMeter, type ProgressOptions } from './import-progress.js';
@@ -66,8 +66,11 @@ export async function checkCatalogFile(path: string, options: ProgressOptions = 
   }
   meter.finish(checker.productCount, stream.bytesRead);
   if (checker.problems.length > 0) throw new CatalogFileInvalid(path, checker.problems, checker.full);
+  const header = stream.header as { regions: CatalogFileRegion[]; categories?: CatalogFileCategory[]; collections?: CatalogFileCollection[] };
   return {
-    regions: regionsOf(stream.header) as CatalogFileRegion[],
+    regions: header.regions,
+    categories: header.categories ?? [],
+    collections: header.collections ?? [],
     handles: checker.handles,
     skus: { has: (sku) => checker.hasSku(sku) },
     productCount: checker.productCount,

@@ -6,7 +6,7 @@ import type { Db } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import { lockCatalogForWriting, recordCatalogChange } from '../change-log.js';
 import { servedDocumentsFromRows, type ServedDocument } from '../served-document.js';
-import type { CatalogFile, CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
+import type { CatalogFile, CatalogFileCategory, CatalogFileCollection, CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
 import { ProgressMeter, type ProgressOptions } from './import-progress.js';
 
 export interface ImportOptions extends ProgressOptions {
@@ -37,6 +37,8 @@ export interface ImportReport {
 /** What the writer needs to know about the whole file before it writes a part of it. */
 export interface CatalogWritePlan {
   regions: CatalogFileRegion[];
+  categories: CatalogFileCategory[];
+  collections: CatalogFileCollection[];
   /** Every handle and every SKU of the file's products. */
   handles: ReadonlySet<string>;
   skus: { has(sku: string): boolean };
@@ -71,6 +73,8 @@ const ANALYZE_AFTER_PRODUCTS = 1000;
 export async function importCatalog(db: Db, catalog: CatalogFile, options: ImportOptions = {}): Promise<ImportReport> {
   const plan: CatalogWritePlan = {
     regions: catalog.regions,
+    categories: catalog.categories ?? [],
+    collections: catalog.collections ?? [],
     handles: new Set(catalog.products.map((product) => product.handle)),
     skus: new Set(catalog.products.flatMap((product) => product.variants.map((variant) => variant.sku))),
     productCount: catalog.products.length,
@@ -109,10 +113,11 @@ export async function writeCatalog(
     unpublished: [],
     catalogVersion: 0,
   };
-  // Every import rewrites the regions it lists.
+  // Every import rewrites the regions, categories and collections it lists.
   report.catalogVersion = await db.transaction().execute(async (trx) => {
     await lockCatalogForWriting(trx);
     report.regions = await upsertRegions(trx, plan.regions);
+    await upsertTaxonomy(trx, plan);
     return recordCatalogChange(trx, { productIds: [], regions: true }, at);
   });
 
@@ -175,6 +180,10 @@ async function writeProducts(
       status: product.status,
       weighted: product.weighted ? 1 : 0,
       thumbnail: product.thumbnail ?? null,
+      category_handles: JSON.stringify(product.categories ?? []),
+      collection_handle: product.collection ?? null,
+      tags: JSON.stringify(product.tags ?? []),
+      images: JSON.stringify((product.images ?? []).map((image) => ({ url: image.url, alt: image.alt ?? null }))),
       created_at: product.created_at ? new Date(product.created_at).toISOString() : (known?.created_at ?? now),
       updated_at: now,
     };
@@ -192,6 +201,10 @@ async function writeProducts(
           status: eb.ref('excluded.status'),
           weighted: eb.ref('excluded.weighted'),
           thumbnail: eb.ref('excluded.thumbnail'),
+          category_handles: eb.ref('excluded.category_handles'),
+          collection_handle: eb.ref('excluded.collection_handle'),
+          tags: eb.ref('excluded.tags'),
+          images: eb.ref('excluded.images'),
           created_at: eb.ref('excluded.created_at'),
           updated_at: eb.ref('excluded.updated_at'),
           version: eb('products.version', '+', 1),
@@ -206,7 +219,7 @@ async function writeProducts(
   report.products.created += products.length - storedIds.length;
   report.products.updated += storedIds.length;
   const { otherProductsTouched, rows } = await replaceProductContents(trx, products, productIds, storedIds, plan, report);
-  return { touched: [...productIds, ...otherProductsTouched], documents: servedDocumentsFromRows(productIds, rows) };
+  return { touched: [...productIds, ...otherProductsTouched], documents: servedDocumentsFromRows(productIds, { ...rows, products: productRows.map((row, p) => ({ ...row, id: productIds[p]! })) }) };
 }
 
 /**
@@ -252,6 +265,30 @@ async function upsertRegions(trx: Trx, regions: CatalogFileRegion[]): Promise<Im
   }
   const created = regions.filter((region) => !known.has(region.id)).length;
   return { created, updated: regions.length - created };
+}
+
+/**
+ * Upserts the file's categories and collections by handle, in the file's order; those the
+ * file does not list are kept, like products (a product of an earlier import may still
+ * name them).
+ */
+async function upsertTaxonomy(trx: Trx, plan: CatalogWritePlan): Promise<void> {
+  for (const [position, category] of plan.categories.entries()) {
+    const row = { parent_handle: category.parent ?? null, position, titles: JSON.stringify(category.titles) };
+    await trx
+      .insertInto('categories')
+      .values({ handle: category.handle, ...row })
+      .onConflict((conflict) => conflict.column('handle').doUpdateSet(row))
+      .execute();
+  }
+  for (const [position, collection] of plan.collections.entries()) {
+    const row = { position, titles: JSON.stringify(collection.titles) };
+    await trx
+      .insertInto('collections')
+      .values({ handle: collection.handle, ...row })
+      .onConflict((conflict) => conflict.column('handle').doUpdateSet(row))
+      .execute();
+  }
 }
 
 /**

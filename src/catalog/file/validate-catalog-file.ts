@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import { CatalogFile, CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
+import { CatalogFile, CatalogFileCategory, CatalogFileCollection, CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
+import { MAX_CATEGORY_DEPTH } from '../taxonomy.js';
 import { placeholderOf } from './catalog-file-stream.js';
 
 export interface CatalogFileProblem {
@@ -24,6 +25,8 @@ const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
 addFormats.default(ajv);
 const validateShape = ajv.compile<CatalogFile>(CatalogFile);
 const isWellFormedRegion = ajv.compile<CatalogFileRegion>(CatalogFileRegion);
+const isWellFormedCategory = ajv.compile<CatalogFileCategory>(CatalogFileCategory);
+const isWellFormedCollection = ajv.compile<CatalogFileCollection>(CatalogFileCollection);
 /** The product schema alone; fills in the product's defaults. */
 export const isWellFormedProduct = ajv.compile<CatalogFileProduct>(CatalogFileProduct);
 
@@ -48,6 +51,13 @@ export class CatalogFileChecker {
   private readonly regionCurrency = new Map<string, string>();
   /** Every region id the file declares, malformed regions included, so none is reported as unknown. */
   private readonly regionIds = new Set<string>();
+  /**
+   * The category and collection handles the products name, each with the path of its
+   * first use: the file may declare them after its products, so they are checked against
+   * the declarations at the end (`checkHeader`).
+   */
+  private readonly categoryUses = new Map<string, string>();
+  private readonly collectionUses = new Map<string, string>();
   productCount = 0;
 
   /** The cap is reached: later problems are not collected. */
@@ -78,6 +88,12 @@ export class CatalogFileChecker {
     }
     if (this.handles.has(product.handle)) this.report(`${at}.handle`, `duplicate handle "${product.handle}"`);
     this.handles.add(keptCopy(product.handle));
+    product.categories?.forEach((handle, c) => {
+      if (!this.categoryUses.has(handle)) this.categoryUses.set(keptCopy(handle), `${at}.categories[${c}]`);
+    });
+    if (product.collection && !this.collectionUses.has(product.collection)) {
+      this.collectionUses.set(keptCopy(product.collection), `${at}.collection`);
+    }
 
     const optionNames = new Set<string>();
     product.options.forEach((option, o) => {
@@ -144,6 +160,51 @@ export class CatalogFileChecker {
         countryRegion.set(country, region.id);
       });
     });
+    this.checkCategories(entries(file.categories));
+    const collections = new Set<string>();
+    entries(file.collections).forEach((collection, c) => {
+      if (!isWellFormedCollection(collection)) return;
+      if (collections.has(collection.handle)) this.report(`$.collections[${c}].handle`, `duplicate collection handle "${collection.handle}"`);
+      collections.add(collection.handle);
+    });
+    for (const [handle, path] of this.collectionUses) {
+      if (!collections.has(handle)) this.report(path, `unknown collection "${handle}" (not in $.collections)`);
+    }
+  }
+
+  /** Unique handles, known parents, no cycles, at most `MAX_CATEGORY_DEPTH` levels; and every category a product names is declared. */
+  private checkCategories(categories: unknown[]): void {
+    const parentOf = new Map<string, string | null>();
+    const indexOf = new Map<string, number>();
+    categories.forEach((category, c) => {
+      if (!isWellFormedCategory(category)) return;
+      if (parentOf.has(category.handle)) this.report(`$.categories[${c}].handle`, `duplicate category handle "${category.handle}"`);
+      parentOf.set(category.handle, category.parent ?? null);
+      indexOf.set(category.handle, c);
+    });
+    for (const [handle, c] of indexOf) {
+      const parent = parentOf.get(handle)!;
+      if (parent !== null && !parentOf.has(parent)) {
+        this.report(`$.categories[${c}].parent`, `unknown parent category "${parent}"`);
+        continue;
+      }
+      // The chain of parents ends at the top, unless it meets itself or grows too deep.
+      const chain = new Set([handle]);
+      for (let above = parent; above !== null && parentOf.has(above); above = parentOf.get(above)!) {
+        if (chain.has(above)) {
+          this.report(`$.categories[${c}].parent`, `the parents of category "${handle}" form a cycle (through "${above}")`);
+          break;
+        }
+        chain.add(above);
+        if (chain.size > MAX_CATEGORY_DEPTH + 1) {
+          this.report(`$.categories[${c}].parent`, `category "${handle}" is more than ${MAX_CATEGORY_DEPTH} levels below the top`);
+          break;
+        }
+      }
+    }
+    for (const [handle, path] of this.categoryUses) {
+      if (!parentOf.has(handle)) this.report(path, `unknown category "${handle}" (not in $.categories)`);
+    }
   }
 
   private report(path: string, message: string): void {

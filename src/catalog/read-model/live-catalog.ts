@@ -1,4 +1,5 @@
 import type { Locale } from '../locales.js';
+import { EMPTY_TAXONOMY, type Taxonomy } from '../taxonomy.js';
 import { sameSearchFields, SearchIndex } from './search-index.js';
 import { compareServedOrder, firstIndexNotBefore, type Positioned } from './served-order.js';
 
@@ -45,6 +46,16 @@ export interface CatalogProduct {
   readonly texts: Readonly<Partial<Record<Locale, ProductText>>>;
   readonly optionNames: readonly string[];
   readonly variants: readonly CatalogVariant[];
+  /** Handles of the categories the product is in, as listed (not their ancestors). */
+  readonly categories: readonly string[];
+  readonly collection: string | null;
+  readonly tags: readonly string[];
+  readonly images: readonly ProductImage[];
+}
+
+export interface ProductImage {
+  readonly url: string;
+  readonly alt: string | null;
 }
 
 /**
@@ -57,6 +68,7 @@ export interface CatalogProduct {
 export class LiveCatalog {
   #regions: readonly Region[] = [];
   #regionByCountry = new Map<string, Region>();
+  #taxonomy: Taxonomy = EMPTY_TAXONOMY;
   /** Newest first: `created_at` descending, then id ascending (docs/decisions.md, Ordering). */
   #products: CatalogProduct[] = [];
   readonly #productById = new Map<string, CatalogProduct>();
@@ -65,7 +77,8 @@ export class LiveCatalog {
   readonly #search = new SearchIndex();
   /** Served products not in the search index yet: a full build indexes them after it is served. */
   readonly #unindexed = new Set<CatalogProduct>();
-  #rankingGeneration = nextRankingGeneration();
+  #rankingGeneration = nextGeneration();
+  #changeGeneration = this.#rankingGeneration;
 
   /** @param version The catalog version (change sequence) the contents reflect. */
   constructor(public version: number) {}
@@ -80,6 +93,10 @@ export class LiveCatalog {
 
   get products(): readonly CatalogProduct[] {
     return this.#products;
+  }
+
+  get taxonomy(): Taxonomy {
+    return this.#taxonomy;
   }
 
   get productById(): ReadonlyMap<string, CatalogProduct> {
@@ -114,17 +131,32 @@ export class LiveCatalog {
   }
 
   /**
-   * Changes whenever the served products, their order or their searchable texts change,
-   * so search results computed before are stale; prices and stock leave it alone. Unique
-   * across catalogs, so a cache can key on it without holding a replaced catalog alive.
+   * Changes whenever the served products, their order, their searchable texts, their
+   * categories, collection or tags, or the taxonomy change, so search and filter results
+   * computed before are stale; prices and stock leave it alone. Unique across catalogs, so
+   * a cache can key on it without holding a replaced catalog alive.
    */
   get rankingGeneration(): number {
     return this.#rankingGeneration;
   }
 
-  /** Regions are replaced whole: renderings keyed to the old Region objects go stale with them. */
-  setRegions(regions: readonly Region[]): void {
+  /**
+   * Changes with every change at all, prices and stock included: what results that
+   * depend on prices or availability (their filters, the price order) are valid for.
+   */
+  get changeGeneration(): number {
+    return this.#changeGeneration;
+  }
+
+  /**
+   * Regions and the taxonomy are replaced whole, together: renderings keyed to the old
+   * Region objects go stale with them, so a renamed category is never served under its old
+   * title.
+   */
+  setDefinitions(regions: readonly Region[], taxonomy: Taxonomy): void {
     this.#regions = regions;
+    this.#taxonomy = taxonomy;
+    this.#rankingGeneration = this.#changeGeneration = nextGeneration();
     this.#regionByCountry = new Map(regions.flatMap((region) => region.countries.map((country) => [country, region] as const)));
   }
 
@@ -137,15 +169,18 @@ export class LiveCatalog {
     const leaving = new Set<CatalogProduct>();
     const arriving: CatalogProduct[] = [];
     let reranked = false;
+    let changed = false;
     for (const id of ids) {
       const before = this.#productById.get(id);
       const after = loaded.get(id);
+      changed ||= before !== undefined || after !== undefined;
       // A product a full build has not indexed yet leaves nothing in the index to remove.
       const unindexed = before !== undefined && this.#unindexed.delete(before);
       if (before) this.#forget(before);
       if (after) this.#remember(after);
       if (before && after && before.createdAtMs === after.createdAtMs) {
         this.#products[this.#indexOf(before)] = after;
+        reranked ||= !sameClassification(before, after);
         if (unindexed) {
           this.#unindexed.add(after);
         } else if (sameSearchFields(before, after)) {
@@ -168,7 +203,8 @@ export class LiveCatalog {
       reranked ||= before !== undefined || after !== undefined;
     }
     if (leaving.size > 0 || arriving.length > 0) this.#reorder(leaving, arriving);
-    if (reranked) this.#rankingGeneration = nextRankingGeneration();
+    if (changed) this.#changeGeneration = nextGeneration();
+    if (reranked) this.#rankingGeneration = this.#changeGeneration;
   }
 
   /**
@@ -186,7 +222,7 @@ export class LiveCatalog {
 
   sort(): void {
     this.#products.sort(compareServedOrder);
-    this.#rankingGeneration = nextRankingGeneration();
+    this.#rankingGeneration = this.#changeGeneration = nextGeneration();
   }
 
   #forget(product: CatalogProduct): void {
@@ -233,8 +269,15 @@ export class LiveCatalog {
   }
 }
 
-let rankingGenerations = 0;
-const nextRankingGeneration = () => ++rankingGenerations;
+let generations = 0;
+const nextGeneration = () => ++generations;
+
+/** Whether two states of a product are in the same categories, collection and tags. */
+function sameClassification(a: CatalogProduct, b: CatalogProduct): boolean {
+  return a.collection === b.collection && sameList(a.categories, b.categories) && sameList(a.tags, b.tags);
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
 
 /** Moves up to this many products one splice each; beyond, a merge pass is cheaper. */
 const SPLICE_AT_MOST = 32;

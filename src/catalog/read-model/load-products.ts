@@ -3,8 +3,25 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locales.js';
 import type { ServedDocument } from '../served-document.js';
 import type { CatalogProduct, ProductText, Region } from './live-catalog.js';
 import type { StringPool } from './string-pool.js';
+import { Taxonomy, type Titles } from '../taxonomy.js';
 
-export async function loadRegions(db: Db): Promise<Region[]> {
+/** What products refer to: the regions (prices) and the taxonomy (categories and collections). */
+export async function loadDefinitions(db: Db): Promise<[Region[], Taxonomy]> {
+  return Promise.all([loadRegions(db), loadTaxonomy(db)]);
+}
+
+async function loadTaxonomy(db: Db): Promise<Taxonomy> {
+  const [categories, collections] = await Promise.all([
+    db.selectFrom('categories').selectAll().orderBy('position').orderBy('handle').execute(),
+    db.selectFrom('collections').selectAll().orderBy('position').orderBy('handle').execute(),
+  ]);
+  return new Taxonomy(
+    categories.map((row) => ({ handle: row.handle, parent: row.parent_handle, titles: JSON.parse(row.titles) as Titles })),
+    collections.map((row) => ({ handle: row.handle, titles: JSON.parse(row.titles) as Titles })),
+  );
+}
+
+async function loadRegions(db: Db): Promise<Region[]> {
   const [regionRows, countryRows] = await Promise.all([
     db.selectFrom('regions').selectAll().orderBy('position').execute(),
     db.selectFrom('region_countries').selectAll().orderBy('country').execute(),
@@ -50,6 +67,9 @@ function fromRows(rows: ProductRow[], strings: StringPool): Map<string, CatalogP
   return products;
 }
 
+/** Shared by every product without categories, tags or images: most of a catalog has no images, for one. */
+const NONE: readonly never[] = [];
+
 /** The compact in-memory product, sharing repeated strings; undefined when it cannot be served. */
 function fromDocument(row: ProductRow, strings: StringPool): CatalogProduct | undefined {
   if (row.served === null) return undefined;
@@ -78,5 +98,9 @@ function fromDocument(row: ProductRow, strings: StringPool): CatalogProduct | un
       allowBackorder: allowBackorder === 1,
       prices: prices.map((entry) => (typeof entry === 'string' ? strings.intern(entry) : entry)),
     })),
+    categories: document.categories?.length ? document.categories.map((handle) => strings.intern(handle)) : NONE,
+    collection: document.collection ? strings.intern(document.collection) : null,
+    tags: document.tags?.length ? document.tags.map((tag) => strings.intern(tag)) : NONE,
+    images: document.images?.length ? document.images.map(([url, alt]) => ({ url, alt })) : NONE,
   };
 }

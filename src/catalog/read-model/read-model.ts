@@ -5,7 +5,7 @@ import { chunks } from '../../store/chunks.js';
 import type { Db } from '../../store/database.js';
 import { changesAfter, readCatalogVersion } from '../change-log.js';
 import { LiveCatalog } from './live-catalog.js';
-import { loadAllProducts, loadProducts, loadRegions } from './load-products.js';
+import { loadAllProducts, loadDefinitions, loadProducts } from './load-products.js';
 import { writeMissingServedDocuments } from '../served-document.js';
 import { StringPool } from './string-pool.js';
 
@@ -118,7 +118,7 @@ export class CatalogReadModel {
         return;
       }
       if (changes.length === 0) return;
-      if (changes.some((change) => change.regions)) catalog.setRegions(await loadRegions(this.db));
+      if (changes.some((change) => change.regions)) catalog.setDefinitions(...(await loadDefinitions(this.db)));
       await this.#applyProducts(catalog, [...new Set(changes.flatMap((change) => change.productIds))]);
       catalog.version = changes.at(-1)!.seq;
       if (changes.length < CHANGES_PER_READ) return;
@@ -136,7 +136,7 @@ export class CatalogReadModel {
   async #build(outcome: string): Promise<LiveCatalog> {
     const started = performance.now();
     const catalog = new LiveCatalog(await readCatalogVersion(this.db));
-    catalog.setRegions(await loadRegions(this.db));
+    catalog.setDefinitions(...(await loadDefinitions(this.db)));
     for await (const page of loadAllProducts(this.db, PRODUCTS_PER_PAGE, this.#strings)) {
       catalog.add(page.values());
       await yieldToEventLoop();
