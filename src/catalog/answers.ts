@@ -16,17 +16,18 @@ const ANSWER_BYTES_KEPT = 32 * 1024 * 1024;
 /**
  * A prepared answer and what it was made from. It serves only while the catalog still
  * holds those very objects: the catalog replaces a product's object when anything of it
- * changes (a price, a stock level) and its Region objects when regions change, and moves
- * its ranking generation when the served products, their order or their searchable texts
- * change. The products are weakly held, so a kept answer never keeps a replaced product
+ * changes (a price, a stock level) and its Region objects when regions or the taxonomy
+ * change, and moves its generations when the served products, their order, their
+ * searchable texts or their taxonomy change (and, for a page whose filters or sort
+ * depend on prices or stock, with any change). The products are weakly held, so a kept answer never keeps a replaced product
  * alive.
  */
 interface PreparedAnswer {
   body: PreparedBody;
   region: Region;
   products: readonly WeakRef<CatalogProduct>[];
-  /** A list page's ranking generation (undefined for a product's detail, which has no ranking). */
-  rankingGeneration: number | undefined;
+  /** The catalog generation a list page is valid for (`ListRequest.generation`); undefined for a product's detail, which has no ranking. */
+  generation: number | undefined;
 }
 
 /**
@@ -54,15 +55,15 @@ export class CatalogAnswers {
 
   async list(input: ListProductsInput): Promise<PreparedBody> {
     const request = await this.catalog.resolveList(input);
-    const { catalog, market, queryWords, limit, offset, cursor } = request;
+    const { catalog, market, queryWords, limit, offset, cursor, filter, sort, generation } = request;
     const paging = cursor === undefined ? `offset ${offset ?? 0}` : `cursor ${cursor}`;
-    const key = `list|${marketKey(market)}|${limit}|${paging}|${queryWords.join(' ')}`;
+    const key = `list|${marketKey(market)}|${limit}|${paging}|${sort}|${filter?.key ?? ''}|${queryWords.join(' ')}`;
     const kept = this.#answers.get(key);
-    if (kept?.rankingGeneration === catalog.rankingGeneration && kept.region === market.region && stillServed(kept.products, catalog)) {
+    if (kept?.generation === generation && kept.region === market.region && stillServed(kept.products, catalog)) {
       return kept.body;
     }
     const { result, shown } = this.catalog.listPage(request);
-    return this.#prepare(key, result, market.region, shown, catalog.rankingGeneration);
+    return this.#prepare(key, result, market.region, shown, generation);
   }
 
   detail(handle: string, input: MarketInput): PreparedBody {
@@ -74,10 +75,10 @@ export class CatalogAnswers {
     return this.#prepare(key, this.catalog.productDetail(request), market.region, [product], undefined);
   }
 
-  #prepare(key: string, result: object, region: Region, products: readonly CatalogProduct[], rankingGeneration: number | undefined): PreparedBody {
+  #prepare(key: string, result: object, region: Region, products: readonly CatalogProduct[], generation: number | undefined): PreparedBody {
     // The answer's text without its closing brace: each response appends its request id.
     const body = new PreparedBody(serializeJson(result).slice(0, -1));
-    this.#answers.set(key, { body, region, products: products.map((product) => new WeakRef(product)), rankingGeneration });
+    this.#answers.set(key, { body, region, products: products.map((product) => new WeakRef(product)), generation });
     return body;
   }
 }

@@ -4,15 +4,17 @@ import { catalogProblem } from './errors.js';
 import type { CursorCodec } from './cursor.js';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from './locales.js';
 import { DEFAULT_COUNTRY, marketContext, resolveMarket, type Market, type MarketContext, type MarketInput } from './market.js';
-import { DEFAULT_LIMIT } from './query-schemas.js';
+import { DEFAULT_LIMIT, type SortOrder } from './query-schemas.js';
+import { resolveFilter, type FilterInput, type ProductFilter } from './read-model/product-filter.js';
 import { positionOf, rankProducts, type Ranking } from './read-model/query.js';
 import type { CatalogReadModel } from './read-model/read-model.js';
 import type { CatalogProduct, LiveCatalog, Region } from './read-model/live-catalog.js';
 import { words } from './read-model/text.js';
 import { renderProduct, type PublicProduct } from './render.js';
 
-export interface ListProductsInput extends MarketInput {
+export interface ListProductsInput extends MarketInput, FilterInput {
   q?: string | undefined;
+  sort?: SortOrder | undefined;
   limit?: number | undefined;
   offset?: number | undefined;
   cursor?: string | undefined;
@@ -44,6 +46,14 @@ export interface ListRequest {
   limit: number;
   offset: number | undefined;
   cursor: string | undefined;
+  filter: ProductFilter | undefined;
+  /** As applied: `relevance` only with query words. */
+  sort: SortOrder;
+  /**
+   * The catalog generation the page is valid for: the ranking generation, or the change
+   * generation when the filters or the sort depend on prices or stock.
+   */
+  generation: number;
 }
 
 /** A page as served, and the catalog products it shows, in order. */
@@ -133,13 +143,28 @@ export class CatalogService {
         'Use next_cursor alone for the following pages; offset is for jumping to a position.',
       );
     }
-    return { catalog, market, queryWords: words(input.q ?? ''), limit: input.limit ?? DEFAULT_LIMIT, offset: input.offset, cursor: input.cursor };
+    const queryWords = words(input.q ?? '');
+    const filter = resolveFilter(input, catalog.taxonomy, market.currency);
+    const sort = input.sort === undefined || (input.sort === 'relevance' && queryWords.length === 0) ? (queryWords.length > 0 ? 'relevance' : 'newest') : input.sort;
+    const byOffers = filter?.dependsOnOffers === true || sort === 'price_asc' || sort === 'price_desc';
+    return {
+      catalog,
+      market,
+      queryWords,
+      limit: input.limit ?? DEFAULT_LIMIT,
+      offset: input.offset,
+      cursor: input.cursor,
+      filter,
+      sort,
+      generation: byOffers ? catalog.changeGeneration : catalog.rankingGeneration,
+    };
   }
 
   /** The page a resolved request asks for, with the catalog products it shows. */
-  listPage({ catalog, market, queryWords, limit, offset, cursor }: ListRequest): ListedPage {
-    const ranking = this.#ranking(catalog, queryWords, market.locale);
-    const scope = cursorScope(queryWords, market);
+  listPage(request: ListRequest): ListedPage {
+    const { catalog, market, limit, offset, cursor } = request;
+    const ranking = this.#ranking(request);
+    const scope = cursorScope(request);
     const total = ranking.count;
     const start = cursor === undefined ? (offset ?? 0) : ranking.indexAfter(this.cursors.decode(cursor, scope));
     const end = Math.min(start + limit, total);
@@ -181,14 +206,14 @@ export class CatalogService {
     return { product: this.#render(product, market), context: marketContext(market) };
   }
 
-  /** A query's ranking, reused until the catalog's ranking generation moves. */
-  #ranking(catalog: LiveCatalog, queryWords: string[], locale: Locale): Ranking {
-    if (queryWords.length === 0) return rankProducts(catalog, queryWords, locale);
-    const key = `${locale}:${queryWords.join(' ')}`;
+  /** A request's ranking, reused while the catalog generation it depends on stays (the catalog's own order needs no keeping). */
+  #ranking({ catalog, market, queryWords, filter, sort, generation }: ListRequest): Ranking {
+    if (queryWords.length === 0 && filter === undefined && sort === 'newest') return rankProducts(catalog, queryWords, market.locale);
+    const key = `${market.locale}|${market.region.id}|${sort}|${filter?.key ?? ''}|${queryWords.join(' ')}`;
     const cached = this.#rankings.get(key);
-    if (cached?.generation === catalog.rankingGeneration) return cached.ranking;
-    const ranking = rankProducts(catalog, queryWords, locale);
-    this.#rankings.set(key, { generation: catalog.rankingGeneration, ranking });
+    if (cached?.generation === generation) return cached.ranking;
+    const ranking = rankProducts(catalog, queryWords, market.locale, { region: market.region, filter, sort });
+    this.#rankings.set(key, { generation, ranking });
     return ranking;
   }
 
@@ -208,7 +233,14 @@ export class CatalogService {
   }
 }
 
-/** A cursor is valid only for the query and market it was issued for. */
-function cursorScope(queryWords: string[], market: Market): string {
-  return JSON.stringify([queryWords.join(' '), market.locale, market.country, market.currency]);
+/**
+ * A cursor is valid only for the query, filters, sort and market it was issued for. A
+ * request in the default order without filters has the scope cursors had before filters
+ * existed, so those stay valid.
+ */
+function cursorScope({ queryWords, market, filter, sort }: ListRequest): string {
+  const scope: unknown[] = [queryWords.join(' '), market.locale, market.country, market.currency];
+  const defaultSort = queryWords.length > 0 ? 'relevance' : 'newest';
+  if (filter !== undefined || sort !== defaultSort) scope.push(filter?.key ?? '', sort);
+  return JSON.stringify(scope);
 }

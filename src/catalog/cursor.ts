@@ -2,19 +2,26 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { HttpProblem } from '../http/problem.js';
 import { catalogProblem } from './errors.js';
 
-/** Where a page ended: the sort key of its last product. */
+/**
+ * The first part of a product's place in an order: its relevance tier (0 without a
+ * query or in the newest order), its lowest price in minor units (negated in the
+ * descending order; `Infinity` for no price, which comes last), or its title key.
+ */
+export type SortKey = number | string;
+
+/** Where a page ended: the sort key of its last product, then what breaks ties. */
 export interface CursorPosition {
-  /** Relevance tier (0 without a query). */
-  tier: number;
+  key: SortKey;
   createdAt: string;
   id: string;
 }
 
 interface CursorPayload {
   v: 1;
-  /** Fingerprint of the query and market the cursor belongs to. */
+  /** Fingerprint of the query, filters, sort and market the cursor belongs to. */
   f: string;
-  t: number;
+  /** The sort key; null for `Infinity`, which JSON cannot write. */
+  t: number | string | null;
   c: string;
   i: string;
 }
@@ -36,9 +43,11 @@ export class CursorCodec {
   constructor(private readonly secret: Buffer) {}
 
   encode(position: CursorPosition, scope: string): string {
-    const payload: CursorPayload = { v: 1, f: fingerprint(scope), t: position.tier, c: position.createdAt, i: position.id };
+    const key = position.key === Infinity ? null : position.key;
+    const payload: CursorPayload = { v: 1, f: fingerprint(scope), t: key, c: position.createdAt, i: position.id };
     const text = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    // A timestamp and a generated product id: about 150 characters, well within MAX_CURSOR_LENGTH.
+    // A timestamp and a generated product id: about 150 characters; a title key (TITLE_SORT_KEY_LENGTH
+    // letters, digits and spaces, at most 3 bytes each as UTF-8) adds at most 256: within MAX_CURSOR_LENGTH.
     return `${text}${SEPARATOR}${this.mac(text).toString('base64url')}`;
   }
 
@@ -56,7 +65,7 @@ export class CursorCodec {
     if (
       payload?.v !== 1 ||
       typeof payload.f !== 'string' ||
-      !Number.isInteger(payload.t) ||
+      !(payload.t === null || Number.isInteger(payload.t) || typeof payload.t === 'string') ||
       typeof payload.c !== 'string' ||
       typeof payload.i !== 'string'
     ) {
@@ -65,7 +74,7 @@ export class CursorCodec {
     if (payload.f !== fingerprint(scope)) {
       throw invalidCursor('The cursor was issued for another query or market.');
     }
-    return { tier: payload.t!, createdAt: payload.c, id: payload.i };
+    return { key: payload.t ?? Infinity, createdAt: payload.c, id: payload.i };
   }
 
   private mac(text: string): Buffer {

@@ -2,6 +2,8 @@ import { Type } from 'typebox';
 import { MAX_CURSOR_LENGTH } from './cursor.js';
 import { DEFAULT_LOCALE, LOCALES } from './locales.js';
 import { DEFAULT_COUNTRY } from './market.js';
+import { TAXONOMY_HANDLE_MAX_LENGTH } from './taxonomy.js';
+import { HANDLE_PATTERN } from './handle.js';
 
 /** The bounds of the list query (docs/decisions.md, Invalid queries); past them a query is INVALID_QUERY. */
 const MAX_QUERY_LENGTH = 120;
@@ -65,6 +67,60 @@ export const queryFields = {
       maxLength: MAX_CURSOR_LENGTH,
       description:
         'Opaque next_cursor of the previous page; preferred for paging. Valid only with the same q and market; walking it visits every matching product exactly once, even while products are added or repriced.',
+    }),
+  ),
+};
+
+/** The orders a list can be asked for (docs/decisions.md, Filters and sort). */
+export const SORT_ORDERS = ['relevance', 'newest', 'price_asc', 'price_desc', 'title'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+/** Values per repeated filter parameter (`category=a&category=b`). */
+export const MAX_FILTER_VALUES = 10;
+/** The highest price bound accepted, in major units: beyond every price a catalog file can hold. */
+const MAX_PRICE_BOUND = 10_000_000;
+
+/** The filter parameters' rule in words, for the hint of an invalid one. */
+export const FILTER_RULE = `category, collection and tag take handles (lowercase letters, digits, single hyphens; up to ${MAX_FILTER_VALUES} values each, repeated); available is true or false; price_min and price_max are prices in the market currency, 0 to ${MAX_PRICE_BOUND}, price_min not above price_max; sort is one of ${SORT_ORDERS.join(', ')}`;
+
+const handles = (what: string) =>
+  Type.Optional(
+    Type.Array(Type.String({ pattern: HANDLE_PATTERN, maxLength: TAXONOMY_HANDLE_MAX_LENGTH }), {
+      minItems: 1,
+      maxItems: MAX_FILTER_VALUES,
+      description: `${what} Repeat the parameter for several values (up to ${MAX_FILTER_VALUES}): a product matching any of them matches.`,
+    }),
+  );
+
+const priceBound = (which: string) =>
+  Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: MAX_PRICE_BOUND,
+      description: `${which} price in major units of the market currency (e.g. 12.5), inclusive: a product matches when any of its variants has a price in the market within the bounds.`,
+    }),
+  );
+
+/**
+ * Filters and sort, on the list route and search_catalog. Each filter narrows the result
+ * (filters combine with AND, the values of one filter with OR), and all of them combine
+ * with q, the market and both kinds of paging; a cursor is valid only for the filters and
+ * sort it was issued with.
+ */
+export const filterFields = {
+  category: handles('Category handle (GET /public/v1/categories lists them): products in the category or any category below it. An unknown handle is INVALID_QUERY.'),
+  collection: handles('Collection handle (GET /public/v1/collections lists them). An unknown handle is INVALID_QUERY.'),
+  tag: handles('Tag: products carrying it.'),
+  available: Type.Optional(
+    Type.Boolean({
+      description: 'true: only products with a variant that can be bought in the market (purchasable, with a price there); false: only products with none.',
+    }),
+  ),
+  price_min: priceBound('Lowest'),
+  price_max: priceBound('Highest'),
+  sort: Type.Optional(
+    Type.Enum([...SORT_ORDERS], {
+        description:
+          'Order of the results: relevance (the default with q; without q the same as newest), newest (created_at descending, the default without q), price_asc and price_desc (by the lowest variant price in the market, price_range.minimum; products without a price there come last either way), title (A to Z in the requested locale, case- and accent-insensitive). Ties are broken newest first, then by id.',
     }),
   ),
 };

@@ -6,7 +6,7 @@ import { HttpProblem } from '../../src/http/problem.js';
 
 const SECRET = Buffer.alloc(32, 7);
 const SCOPE = 'q=oil&locale=en&country=IT&currency=EUR';
-const POSITION: CursorPosition = { tier: 2, createdAt: '2025-01-02T00:00:00.000Z', id: '01JH0000000000000000000000' };
+const POSITION: CursorPosition = { key: 2, createdAt: '2025-01-02T00:00:00.000Z', id: '01JH0000000000000000000000' };
 
 /** A payload under a valid MAC (HMAC-SHA256 of the text under SECRET, 16 bytes): what only a holder of the secret could make. */
 function signed(payload: string): string {

@@ -19,7 +19,7 @@ describe('rankProducts and indexAfter (docs/decisions.md, Ordering)', () => {
   const rank = (q: string | undefined, locale: 'en' | 'it' = 'en') => rankProducts(catalog, words(q ?? ''), locale);
   const handles = (q: string | undefined, locale: 'en' | 'it' = 'en') => {
     const ranking = rank(q, locale);
-    return ranking.range(0, ranking.count).map(({ product, tier }) => `${product.handle}:${tier}`);
+    return ranking.range(0, ranking.count).map(({ product, key }) => `${product.handle}:${key}`);
   };
 
   it('without a query: every product, newest first, all in tier 0', () => {
@@ -51,9 +51,9 @@ describe('rankProducts and indexAfter (docs/decisions.md, Ordering)', () => {
     assert.equal(ranked.indexAfter(positionOf(at(ranked, 0))), 1);
     assert.equal(ranked.indexAfter(positionOf(at(ranked, ranked.count - 1))), ranked.count);
     // A product removed between pages (created between olive-oil-soap and olives): the walk resumes with olives.
-    const removed = { tier: 0, createdAt: '2025-01-02T12:00:00.000Z', id: 'gone' };
+    const removed = { key: 0, createdAt: '2025-01-02T12:00:00.000Z', id: 'gone' };
     assert.equal(at(ranked, ranked.indexAfter(removed)).product.handle, 'olives');
-    const inLaterTier = { tier: 1, createdAt: day(9), id: 'x' };
+    const inLaterTier = { key: 1, createdAt: day(9), id: 'x' };
     assert.equal(rank('olive oil').indexAfter(inLaterTier), 1);
   });
 });
@@ -73,7 +73,7 @@ describe('a broad search: first pages picked from the unsorted matches, deeper o
       }),
     );
   });
-  const served = (ranking: Ranking, start: number, end: number) => ranking.range(start, end).map(({ product, tier }) => `${product.handle}:${tier}`);
+  const served = (ranking: Ranking, start: number, end: number) => ranking.range(start, end).map(({ product, key }) => `${product.handle}:${key}`);
 
   it('gives every page the same matches, in the same order, however it is reached', () => {
     const whole = served(rankProducts(catalog, ['amber'], 'en'), 0, matchCount);

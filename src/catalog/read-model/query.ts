@@ -1,52 +1,133 @@
-import type { CursorPosition } from '../cursor.js';
+import type { CursorPosition, SortKey } from '../cursor.js';
 import type { Locale } from '../locales.js';
-import type { CatalogProduct, LiveCatalog } from './live-catalog.js';
+import type { SortOrder } from '../query-schemas.js';
+import type { CatalogProduct, LiveCatalog, Region } from './live-catalog.js';
+import { minorPriceRange } from './pricing.js';
+import { passes, type ProductFilter } from './product-filter.js';
 import { compareServedOrder, firstIndexNotBefore, type Positioned } from './served-order.js';
-import { WHOLE_WORDS_IN_TITLE } from './search-index.js';
+import { titleIn, WHOLE_WORDS_IN_TITLE } from './search-index.js';
+import { words } from './text.js';
 
-/** A match at its place in the served order: the product and its relevance tier. */
+/** A match at its place in the order: the product and its sort key. */
 export interface RankedMatch {
   /** Only its id and creation time are read: a ranking may outlive a price change, so products are rendered from the live catalog by id. */
   product: CatalogProduct;
-  tier: number;
+  key: SortKey;
 }
 
-/** The products a query matches, in served order (docs/decisions.md, Ordering). */
+/** The products a query matches, in the order asked for (docs/decisions.md, Ordering; Filters and sort). */
 export interface Ranking {
   readonly count: number;
   /** The matches from index `start` to `end` (exclusive). */
   range(start: number, end: number): RankedMatch[];
-  /** Index of the first match that comes after the position in the served order (the position need not be listed). */
+  /** Index of the first match that comes after the position in the order (the position need not be listed). */
   indexAfter(position: CursorPosition): number;
+}
+
+/** What a ranking can be asked for besides the query: filters and a sort, in a market. Without, the default order, unfiltered. */
+export interface RankingOptions {
+  region: Region;
+  filter: ProductFilter | undefined;
+  /** `relevance` only with query words (without, it is `newest`). */
+  sort: SortOrder;
 }
 
 /**
  * Relevance is a tier that depends only on the product and the query, never on corpus
  * statistics, so the order and therefore keyset cursors stay stable while the catalog
  * changes: 0 exact handle, 1 every query word is a whole word of the title, 2 partial
- * (prefix or fuzzy) match. Without a query every product is in tier 0.
+ * (prefix or fuzzy) match. Without a query every product is in tier 0. Other sorts put
+ * their own key first (a price, a title); every order breaks ties newest first, then by id.
  */
-export function rankProducts(catalog: LiveCatalog, queryWords: readonly string[], locale: Locale): Ranking {
-  if (queryWords.length === 0) return new CatalogOrder(catalog.products);
+export function rankProducts(
+  catalog: LiveCatalog,
+  queryWords: readonly string[],
+  locale: Locale,
+  options?: RankingOptions,
+): Ranking {
+  const filter = options?.filter;
+  const sort = options?.sort ?? (queryWords.length > 0 ? 'relevance' : 'newest');
+  const included = filter === undefined ? undefined : (product: CatalogProduct) => passes(product, filter, options!.region);
+  if (queryWords.length === 0) {
+    const products = included ? catalog.products.filter(included) : catalog.products;
+    if (sort === 'newest' || sort === 'relevance') return new CatalogOrder(products);
+    return new KeyedRanking(products, sortKeys(products, sort, locale, options!.region), createdAtOf(products));
+  }
   const index = catalog.search;
   const { count, bySlot } = index.match(queryWords, locale);
   const exactHandle = catalog.productByHandle.get(queryWords.join('-'));
   const exactSlot = exactHandle && index.slotOf(exactHandle.id);
-  const products = new Array<CatalogProduct>(count);
-  const tiers = new Uint8Array(count);
-  const createdAtMs = new Float64Array(count);
+  const products: CatalogProduct[] = [];
+  const tiers: number[] = [];
+  const createdAtMs: number[] = [];
   for (let slot = 0, found = 0; found < count; slot++) {
     if (bySlot[slot] === 0) continue;
-    products[found] = index.productAt(slot)!;
-    tiers[found] = slot === exactSlot ? 0 : bySlot[slot] === WHOLE_WORDS_IN_TITLE ? 1 : 2;
-    createdAtMs[found] = index.createdAtMs(slot);
     found++;
+    const product = index.productAt(slot)!;
+    if (included && !included(product)) continue;
+    products.push(product);
+    tiers.push(slot === exactSlot ? 0 : bySlot[slot] === WHOLE_WORDS_IN_TITLE ? 1 : 2);
+    createdAtMs.push(index.createdAtMs(slot));
   }
-  return new SearchRanking(products, tiers, createdAtMs);
+  const keys = sort === 'relevance' ? Float64Array.from(tiers) : sortKeys(products, sort, locale, options!.region);
+  return new KeyedRanking(products, keys, Float64Array.from(createdAtMs));
 }
 
-export function positionOf({ product, tier }: RankedMatch): CursorPosition {
-  return { tier, createdAt: new Date(product.createdAtMs).toISOString(), id: product.id };
+export function positionOf({ product, key }: RankedMatch): CursorPosition {
+  return { key, createdAt: new Date(product.createdAtMs).toISOString(), id: product.id };
+}
+
+/**
+ * Sort keys compared as numbers (a tier, a price in minor units; `Infinity` for no price,
+ * which comes last) or as texts (a title).
+ */
+type SortKeys = Float64Array | readonly string[];
+
+function sortKeys(products: readonly CatalogProduct[], sort: SortOrder, locale: Locale, region: Region): SortKeys {
+  switch (sort) {
+    case 'title':
+      return products.map((product) => titleSortKey(product, locale));
+    case 'price_asc':
+    case 'price_desc': {
+      const sign = sort === 'price_asc' ? 1 : -1;
+      return Float64Array.from(products, (product) => {
+        const range = minorPriceRange(product, region);
+        return range === null ? Infinity : sign * range.minimum;
+      });
+    }
+    default:
+      // newest (and relevance without a query, which is the same): the tie-break alone.
+      return new Float64Array(products.length);
+  }
+}
+
+function createdAtOf(products: readonly CatalogProduct[]): Float64Array {
+  return Float64Array.from(products, (product) => product.createdAtMs);
+}
+
+/**
+ * Letters of a title the title order compares: titles alike in their first this many
+ * (folded) letters are ordered newest first. Bounded so that the key fits in a cursor.
+ */
+export const TITLE_SORT_KEY_LENGTH = 64;
+
+/** Per locale, each product's title key, computed once per product state (a changed product is a new object). */
+const titleSortKeys = new Map<Locale, WeakMap<CatalogProduct, string>>();
+
+/**
+ * The title's words as search folds them (case and accents), so `Élan` sorts with the
+ * e's and punctuation is ignored; letters, digits and spaces only, which also bounds the
+ * key's size in a cursor.
+ */
+function titleSortKey(product: CatalogProduct, locale: Locale): string {
+  let keys = titleSortKeys.get(locale);
+  if (!keys) titleSortKeys.set(locale, (keys = new WeakMap()));
+  let key = keys.get(product);
+  if (key === undefined) {
+    key = words(titleIn(product, locale)).join(' ').slice(0, TITLE_SORT_KEY_LENGTH);
+    keys.set(product, key);
+  }
+  return key;
 }
 
 /** Every product, in the catalog's own order, which is already the served one. */
@@ -58,11 +139,11 @@ class CatalogOrder implements Ranking {
   }
 
   range(start: number, end: number): RankedMatch[] {
-    return this.products.slice(start, end).map((product) => ({ product, tier: 0 }));
+    return this.products.slice(start, end).map((product) => ({ product, key: 0 }));
   }
 
   indexAfter(position: CursorPosition): number {
-    if (position.tier > 0) return this.products.length;
+    if (position.key !== 0) return this.products.length;
     const after = positioned(position);
     return firstIndexNotBefore(this.products.length, (index) => compareServedOrder(this.products[index]!, after) <= 0);
   }
@@ -72,21 +153,32 @@ class CatalogOrder implements Ranking {
 const PICKED_AT_MOST = 200;
 
 /**
- * A search's matches, kept unsorted with their tiers and creation times side by side in
- * typed arrays. A broad query matches tens of thousands of products, and most of its
- * readers want the first page: that is picked in one pass (linear in the matches), and
- * the whole order is sorted only when a page beyond the first {@link PICKED_AT_MOST}
- * matches is asked for. A cursor is located by counting the matches before it, also in
- * one pass, so walking a search page by page never sorts either.
+ * Matches kept unsorted with their sort keys and creation times side by side (in typed
+ * arrays where the keys are numbers). A broad query matches tens of thousands of
+ * products, and most of its readers want the first page: that is picked in one pass
+ * (linear in the matches), and the whole order is sorted only when a page beyond the
+ * first {@link PICKED_AT_MOST} matches is asked for. A cursor is located by counting the
+ * matches before it, also in one pass, so walking page by page never sorts either.
  */
-class SearchRanking implements Ranking {
+class KeyedRanking implements Ranking {
   #order: Uint32Array | undefined;
+  /** Compares two matches' keys; NaN (two missing prices) counts as equal, like 0. */
+  readonly #compareKeys: (a: number, b: number) => number;
+  readonly #compareKeyTo: (match: number, key: SortKey) => number;
 
   constructor(
     private readonly products: readonly CatalogProduct[],
-    private readonly tiers: Uint8Array,
+    private readonly keys: SortKeys,
     private readonly createdAtMs: Float64Array,
-  ) {}
+  ) {
+    if (keys instanceof Float64Array) {
+      this.#compareKeys = (a, b) => keys[a]! - keys[b]!;
+      this.#compareKeyTo = (match, key) => keys[match]! - (key as number);
+    } else {
+      this.#compareKeys = (a, b) => compareTexts(keys[a]!, keys[b]!);
+      this.#compareKeyTo = (match, key) => compareTexts(keys[match]!, key as string);
+    }
+  }
 
   get count(): number {
     return this.products.length;
@@ -94,12 +186,12 @@ class SearchRanking implements Ranking {
 
   range(start: number, end: number): RankedMatch[] {
     const positions = this.#order || end > PICKED_AT_MOST ? this.#sorted().subarray(start, end) : this.#first(end).slice(start);
-    return Array.from(positions, (position) => ({ product: this.products[position]!, tier: this.tiers[position]! }));
+    return Array.from(positions, (position) => ({ product: this.products[position]!, key: this.keys[position]! }));
   }
 
   indexAfter(position: CursorPosition): number {
     const after = positioned(position);
-    const comesAfter = (match: number) => this.tiers[match]! - position.tier || compareServedOrder(this.products[match]!, after);
+    const comesAfter = (match: number) => this.#compareKeyTo(match, position.key) || compareServedOrder(this.products[match]!, after);
     const order = this.#order;
     if (order) return firstIndexNotBefore(order.length, (index) => comesAfter(order[index]!) <= 0);
     let before = 0;
@@ -107,9 +199,9 @@ class SearchRanking implements Ranking {
     return before;
   }
 
-  /** The served order of two matches: by tier, then newest first from the typed array, reading the products only for equal times. */
+  /** The order of two matches: by key, then newest first from the typed array, reading the products only for equal times. */
   readonly #compare = (a: number, b: number): number =>
-    this.tiers[a]! - this.tiers[b]! || this.createdAtMs[b]! - this.createdAtMs[a]! || compareServedOrder(this.products[a]!, this.products[b]!);
+    this.#compareKeys(a, b) || this.createdAtMs[b]! - this.createdAtMs[a]! || compareServedOrder(this.products[a]!, this.products[b]!);
 
   #sorted(): Uint32Array {
     this.#order ??= Uint32Array.from(this.products.keys()).sort(this.#compare);
@@ -127,5 +219,7 @@ class SearchRanking implements Ranking {
     return first;
   }
 }
+
+const compareTexts = (a: string, b: string) => (a === b ? 0 : a < b ? -1 : 1);
 
 const positioned = (position: CursorPosition): Positioned => ({ id: position.id, createdAtMs: Date.parse(position.createdAt) });

@@ -6,7 +6,7 @@ import type { CatalogAnswers } from '../answers.js';
 import { catalogProblem, invalidHandle } from '../errors.js';
 import { DEFAULT_LOCALE, LOCALES } from '../locales.js';
 import { DEFAULT_COUNTRY } from '../market.js';
-import { QUERY_BOUNDS_RULE } from '../query-schemas.js';
+import { FILTER_RULE, filterFields, QUERY_BOUNDS_RULE } from '../query-schemas.js';
 
 const integerHeader = (description: string) => Type.Integer({ description });
 const requestIdHeader = { 'X-Request-Id': Type.String({ format: 'uuid', description: 'Same as `request_id` in the body.' }) };
@@ -87,6 +87,6 @@ export function catalogSchemaError(errors: FastifySchemaValidationError[], dataV
       `Use locale ${LOCALES.join(' or ')}, a two-letter country and a three-letter currency, e.g. locale=${DEFAULT_LOCALE}&country=${DEFAULT_COUNTRY}.`,
     );
   }
-  return catalogProblem('INVALID_QUERY', `Invalid query parameter: ${what}.`, `Bounds: ${QUERY_BOUNDS_RULE}.`);
+  return catalogProblem('INVALID_QUERY', `Invalid query parameter: ${what}.`, Object.hasOwn(filterFields, field) ? `${FILTER_RULE}.` : `Bounds: ${QUERY_BOUNDS_RULE}.`);
 }
 
