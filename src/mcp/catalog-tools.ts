@@ -3,7 +3,7 @@ import type { CatalogService } from '../catalog/catalog-service.js';
 import { handleField } from '../catalog/handle.js';
 import { DEFAULT_LOCALE, LOCALES, LocaleCode } from '../catalog/locales.js';
 import { DEFAULT_COUNTRY } from '../catalog/market.js';
-import { marketFields, queryFields } from '../catalog/query-schemas.js';
+import { filterFields, marketFields, queryFields } from '../catalog/query-schemas.js';
 import { publicApiErrors } from '../catalog/errors.js';
 import { HttpProblem } from '../http/problem.js';
 import type { ToolSchemaCompiler } from './json-schema.js';
@@ -16,7 +16,7 @@ import { defineTool, type ToolDefinition } from './tool.js';
 const TOOL_HINTS: Partial<Record<string, string>> = {
   PRODUCT_NOT_FOUND: 'Find the product and its handle with search_catalog (query).',
   INVALID_QUERY:
-    'Pass the next_cursor of the previous search_catalog result unchanged as cursor, with the same query, locale, country and currency.',
+    'Pass the next_cursor of the previous search_catalog result unchanged as cursor, with the same query, filters, sort, locale, country and currency; list_categories gives the category and collection handles.',
 };
 
 async function inToolTerms<T>(work: () => T | Promise<T>): Promise<T> {
@@ -42,10 +42,10 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
     defineTool(publicApiErrors, {
       name: 'search_catalog',
       title: 'Search the catalog',
-      description: `Searches published products by free text over title and handle (case- and accent-insensitive, word prefixes) and returns a page of products with variants, the calculated price in the market and availability (in_stock, backorder, out_of_stock; purchasable). Omit query to browse newest first. Use next_cursor from the result as cursor for the next page (same query and market). ${MARKET_NOTE} Next: get_product for one product's full detail, or add a purchasable variant's id to a sandbox cart.`,
+      description: `Searches published products by free text over title and handle (case- and accent-insensitive, word prefixes) and returns a page of products with variants, the calculated price in the market and availability (in_stock, backorder, out_of_stock; purchasable). Omit query to browse newest first. Narrow with category, collection, tag (arrays of handles), available and price_min/price_max (major units of the market currency); order with sort. Use next_cursor from the result as cursor for the next page (same query, filters, sort and market). ${MARKET_NOTE} Next: get_product for one product's full detail, or add a purchasable variant's id to a sandbox cart.`,
       input: schemas.input(
         Type.Object(
-          { query: queryFields.q, ...marketFields, limit: queryFields.limit, cursor: queryFields.cursor },
+          { query: queryFields.q, ...marketFields, limit: queryFields.limit, cursor: queryFields.cursor, ...filterFields },
           { additionalProperties: false },
         ),
       ),

@@ -135,7 +135,7 @@ describe('GET /public/v1/products query bounds (docs/decisions.md, Invalid queri
 
   it('200 with unknown query parameters ignored', async () => {
     const plain = await getOk(shared.client, `${LIST}?limit=3`);
-    const withUnknown = await getOk(shared.client, `${LIST}?limit=3&foo=bar&page=7&sort=price`);
+    const withUnknown = await getOk(shared.client, `${LIST}?limit=3&foo=bar&page=7&order=price`);
     assert.deepEqual(
       withUnknown.products.map((p: any) => p.id),
       plain.products.map((p: any) => p.id),

@@ -106,7 +106,7 @@ describe('POST /mcp: read-only product discovery', () => {
           ['search_catalog', { limit: 21 }, 'limit must be an integer from 1 to 20'],
           ['search_catalog', { limit: 'ten' }, 'limit must be an integer from 1 to 20'],
           ['search_catalog', { country: 'ITA' }, 'country must be a string of exactly 2 characters'],
-          ['search_catalog', { unexpected: true }, 'unexpected is not accepted (accepted: query, locale, country, currency, limit, cursor)'],
+          ['search_catalog', { unexpected: true }, 'unexpected is not accepted (accepted: query, locale, country, currency, limit, cursor, category, collection, tag, available, price_min, price_max, sort)'],
           ['get_product', {}, 'handle is required and must be a string from 1 to 200 characters matching ^[a-z0-9]+(-[a-z0-9]+)*$'],
           ['list_markets', { extra: 1 }, 'extra is not accepted (this tool takes no arguments)'],
         ] as const) {

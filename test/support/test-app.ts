@@ -4,7 +4,7 @@ import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp, type AppOptions } from '../../src/app.js';
-import type { CatalogFileProduct } from '../../src/catalog/file/catalog-file-schema.js';
+import type { CatalogFile, CatalogFileProduct } from '../../src/catalog/file/catalog-file-schema.js';
 import { loadConfig, type Config, type SandboxConfig } from '../../src/config.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { catalog as catalogFile, tempDir } from './catalog-builder.js';
@@ -18,8 +18,8 @@ export interface TestConfigOverrides extends Partial<Omit<Config, 'sandbox'>> {
 export interface TestAppOptions {
   /** Applied over the test defaults (own store, rate limits off, slow catalog polling). */
   config?: TestConfigOverrides;
-  /** The seeded catalog: the demo catalog unless products are given (written as a catalog file and imported). */
-  catalog?: CatalogFileProduct[] | 'demo';
+  /** The seeded catalog: the demo catalog unless products (in the builder's regions) or a whole catalog file are given (written as a file and imported). */
+  catalog?: CatalogFileProduct[] | CatalogFile | 'demo';
   /** Pino options or false (the default: tests read no logs unless they ask). */
   logger?: AppOptions['logger'];
   /** Runs after the app is built and before it is ready: the last moment to add routes or hooks. */
@@ -74,7 +74,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       databaseUrl: database?.url,
       redisKeyPrefix: redisPrefix ?? base.redisKeyPrefix,
       catalogRateLimit: 0,
-      catalogSeed: seedDir ? await seedDir.writeJson('catalog.json', catalogFile(catalog as CatalogFileProduct[])) : 'demo',
+      catalogSeed: seedDir ? await seedDir.writeJson('catalog.json', Array.isArray(catalog) ? catalogFile(catalog) : catalog) : 'demo',
       catalogPollMs: 60_000,
       ...overrides,
       sandbox: { ...base.sandbox, keyRateLimit: 0, cartRateLimit: 0, ...overrides.sandbox },
