@@ -287,7 +287,7 @@ describe('filters and sort on GET /public/v1/products and search_catalog', () =>
       ['price_max=cheap', 'price_max'],
       ['price_min=20&price_max=10', 'price_min'],
       ['price_max=10000001', 'price_max'],
-    ]) {
+    ] as const) {
       it(`${query.slice(0, 60)}`, async () => {
         const response = await testApp.client.get(`/public/v1/products?${query}`);
         assertProblem(response, 400, 'INVALID_QUERY');
