@@ -9,6 +9,7 @@ import { mcpEndpoints, registerMcpEndpoint } from './mcp-endpoint.js';
 import { KEY_TRADE_OFF, sandboxTools } from './sandbox-tools.js';
 import { KEY_LIFETIME_HOURS } from '../sandbox/keys.js';
 import { cartLimitText } from '../sandbox/rate-limits.js';
+import { SCENARIOS } from '../sandbox/scenarios.js';
 import { CHECKOUT_SCOPE } from '../sandbox/scopes.js';
 import { shippingCurrenciesText, STANDARD_SHIPPING_ID } from '../sandbox/shipping.js';
 
@@ -20,7 +21,7 @@ function catalogInstructions(config: Config): string {
 function sandboxInstructions(config: Config): string {
   return `Vetrina sandbox: rehearse a purchase end to end. Everything here is simulated: no order, payment, customer or stock reservation is ever created, and checkout returns checkout_url null.
 Flow: 1) create_sandbox_key (free, ${KEY_LIFETIME_HOURS} h; or POST /sandbox/v1/keys) and configure this MCP client to send "Authorization: Bearer <access_token>" on its requests to this server, or, if it cannot set headers, pass the access_token as the sandbox_key argument of every cart tool (${KEY_TRADE_OFF}); 2) search_catalog / get_product to find a purchasable variant (availability.purchasable true and a price in your market); 3) create_cart (currency ${shippingCurrenciesText(config.sandbox.shippingAmounts)}, where a catalog region sells it); 4) add_to_cart (and remove_from_cart); 5) set_shipping_address; 6) list_shipping_options and select_shipping_option (${STANDARD_SHIPPING_ID}); 7) checkout (needs the ${CHECKOUT_SCOPE} scope).
-Failures are tool errors whose JSON carries the same error strings as the REST API (sandbox_invalid_request naming the argument and the values it accepts, sandbox_unauthorized, sandbox_insufficient_scope with the scope, sandbox_not_found, sandbox_variant_not_purchasable, sandbox_cart_incomplete, sandbox_idempotency_mismatch, sandbox_rate_limited). Pass idempotency_key to make create_cart, add_to_cart and checkout safe to retry. The catalog tools work with the shared public key or no key. Every request counts against the catalog rate limit (${catalogLimitInWords(config)}); cart tools also against the cart limit (${cartLimitText(config.sandbox)}).`;
+Failures are tool errors whose JSON carries the same error strings as the REST API (sandbox_invalid_request naming the argument and the values it accepts, sandbox_unauthorized, sandbox_insufficient_scope with the scope, sandbox_not_found, sandbox_variant_not_purchasable, sandbox_cart_incomplete, sandbox_idempotency_mismatch, sandbox_rate_limited). Pass idempotency_key to make create_cart, add_to_cart and checkout safe to retry. To rehearse your recovery from a failure, pass scenario (${SCENARIOS.join(', ')}) to a cart tool: its description says what each does. The catalog tools work with the shared public key or no key. Every request counts against the catalog rate limit (${catalogLimitInWords(config)}); cart tools also against the cart limit (${cartLimitText(config.sandbox)}).`;
 }
 
 /** The two MCP servers of the contract: `/mcp` (discovery) and `/mcp/sandbox` (discovery plus simulated cart). */

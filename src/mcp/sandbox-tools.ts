@@ -2,10 +2,12 @@ import { Type, type Static, type TObject, type TProperties } from 'typebox';
 import { DEFAULT_COUNTRY } from '../catalog/market.js';
 import { admitKeyWithScope } from '../sandbox/admission.js';
 import type { SandboxPrincipal } from '../sandbox/auth.js';
+import type { SandboxCartService } from '../sandbox/cart-service.js';
 import { missingKey, sandboxErrors } from '../sandbox/errors.js';
 import { IDEMPOTENCY_RETENTION_HOURS } from '../sandbox/idempotency.js';
 import { KEY_LIFETIME_HOURS } from '../sandbox/keys.js';
 import { cartLimitText, keyLimitText } from '../sandbox/rate-limits.js';
+import { KEY_SCENARIOS, scenarioParameter, SCENARIOS, type Scenario } from '../sandbox/scenarios.js';
 import {
   DEFAULT_CURRENCY,
   idempotencyKey,
@@ -40,6 +42,12 @@ const IDEMPOTENCY_KEY_REUSED =
 
 const WRITES = { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false };
 
+/** What a cart tool runs with: the admitted key, and the cart operations as the call's scenario shapes them. */
+interface CartCall {
+  principal: SandboxPrincipal;
+  carts: SandboxCartService;
+}
+
 /**
  * The sandbox cart tools of `/mcp/sandbox`. Each authenticates the request's bearer key
  * (or its sandbox_key argument) and calls the same services as the REST routes, with the
@@ -61,6 +69,7 @@ export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompil
       description: `The access_token of create_sandbox_key, for clients that cannot send the Authorization header. ${KEY_TRADE_OFF}`,
     }),
   );
+  const scenarioArg = scenarioParameter(SCENARIOS);
   const { variant_id: variantId, quantity } = SandboxItemRequest.properties;
   const cartLimit = `Counts against the cart limit of the key (${cartLimitText(config)}), together with the REST cart routes.`;
 
@@ -103,18 +112,20 @@ export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompil
     args: P;
     output?: ReturnType<ToolSchemaCompiler['output']>;
     annotations: typeof WRITES;
-    run(args: Static<TObject<P>>, principal: SandboxPrincipal): Promise<object>;
+    run(args: Static<TObject<P>>, call: CartCall): Promise<object>;
   }) =>
     defineTool(sandboxErrors, {
       name: spec.name,
       title: spec.title,
       description: `${spec.description} Scope: ${spec.scope}. ${KEY_NOTE} ${cartLimit}`,
-      input: schemas.input(Type.Object({ ...spec.args, sandbox_key: sandboxKey }, { additionalProperties: false })),
+      input: schemas.input(Type.Object({ ...spec.args, sandbox_key: sandboxKey, scenario: scenarioArg }, { additionalProperties: false })),
       output: spec.output ?? cartOutput,
       annotations: spec.annotations,
       run: (args, context) => {
-        const { sandbox_key, ...own } = args as Static<TObject<P>> & { sandbox_key?: string };
-        return sandbox.whenAvailable(async () => spec.run(own as Static<TObject<P>>, await admit(context, spec.scope, sandbox_key)));
+        const { sandbox_key, scenario, ...own } = args as Static<TObject<P>> & { sandbox_key?: string; scenario?: Scenario };
+        return sandbox.whenAvailable(async () =>
+          spec.run(own as Static<TObject<P>>, { principal: await admit(context, spec.scope, sandbox_key), carts: sandbox.carts.withScenario(scenario) }),
+        );
       },
     });
 
@@ -123,13 +134,15 @@ export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompil
       name: 'create_sandbox_key',
       title: 'Create a sandbox key',
       description: `Issues a free sandbox key valid for ${KEY_LIFETIME_HOURS} hours (no credentials needed; ${keyLimitText(config)}). Scopes: ${SCOPES.join(', ')}; omit scopes to get ${DEFAULT_SCOPES.join(', ')}. The token is shown once. Next: send it as "Authorization: Bearer <access_token>" on requests to this server (reconnect with that header) or, if this client cannot set headers, pass it as the sandbox_key argument of the cart tools; then call create_cart. ${KEY_TRADE_OFF} ${SIMULATED}`,
-      input: schemas.input(SandboxKeyRequest),
+      input: schemas.input(
+        Type.Object({ ...SandboxKeyRequest.properties, scenario: scenarioParameter(KEY_SCENARIOS) }, { additionalProperties: false }),
+      ),
       output: schemas.output(SandboxKeyResponse),
       annotations: WRITES,
       run: (args, { request, reply }) =>
         sandbox.whenAvailable(async () => {
           await sandbox.rateLimits.keys(request, reply);
-          return sandbox.issueKey(args.scopes);
+          return sandbox.issueKey(args.scopes, args.scenario);
         }),
     }),
 
@@ -140,8 +153,8 @@ export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompil
       scope: CART_SCOPE,
       args: { ...SandboxCartRequest.properties, idempotency_key: idempotencyKeyArg },
       annotations: WRITES,
-      run: ({ idempotency_key, ...input }, principal) =>
-        idempotent(principal, 'create_cart', idempotency_key, input, () => sandbox.carts.createCart(principal, input)),
+      run: ({ idempotency_key, ...input }, { principal, carts }) =>
+        idempotent(principal, 'create_cart', idempotency_key, input, () => carts.createCart(principal, input)),
     }),
 
     cartTool({
@@ -151,7 +164,7 @@ export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompil
       scope: CART_SCOPE,
       args: { cart_id: cartId },
       annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
-      run: ({ cart_id }, principal) => sandbox.carts.getCart(principal, cart_id),
+      run: ({ cart_id }, { principal, carts }) => carts.getCart(principal, cart_id),
     }),
 
     cartTool({
@@ -161,8 +174,8 @@ export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompil
       scope: CART_SCOPE,
       args: { cart_id: cartId, variant_id: variantId, quantity, idempotency_key: idempotencyKeyArg },
       annotations: WRITES,
-      run: ({ cart_id, idempotency_key, ...item }, principal) =>
-        idempotent(principal, `add_to_cart/${cart_id}`, idempotency_key, item, () => sandbox.carts.addItem(principal, cart_id, item)),
+      run: ({ cart_id, idempotency_key, ...item }, { principal, carts }) =>
+        idempotent(principal, `add_to_cart/${cart_id}`, idempotency_key, item, () => carts.addItem(principal, cart_id, item)),
     }),
 
     cartTool({
@@ -172,7 +185,7 @@ export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompil
       scope: CART_SCOPE,
       args: { cart_id: cartId, variant_id: variantId },
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
-      run: ({ cart_id, variant_id }, principal) => sandbox.carts.removeItem(principal, cart_id, variant_id),
+      run: ({ cart_id, variant_id }, { principal, carts }) => carts.removeItem(principal, cart_id, variant_id),
     }),
 
     cartTool({
@@ -182,7 +195,7 @@ export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompil
       scope: CART_SCOPE,
       args: { cart_id: cartId, address: schemas.standalone(SandboxAddress) },
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
-      run: ({ cart_id, address }, principal) => sandbox.carts.setShippingAddress(principal, cart_id, address),
+      run: ({ cart_id, address }, { principal, carts }) => carts.setShippingAddress(principal, cart_id, address),
     }),
 
     cartTool({
@@ -193,7 +206,7 @@ export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompil
       args: { cart_id: cartId },
       output: schemas.output(SandboxShippingOptions),
       annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
-      run: ({ cart_id }, principal) => sandbox.carts.listShippingOptions(principal, cart_id),
+      run: ({ cart_id }, { principal, carts }) => carts.listShippingOptions(principal, cart_id),
     }),
 
     cartTool({
@@ -203,7 +216,7 @@ export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompil
       scope: CART_SCOPE,
       args: { cart_id: cartId, ...SandboxShippingOptionRequest.properties },
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
-      run: ({ cart_id, shipping_option_id }, principal) => sandbox.carts.selectShippingOption(principal, cart_id, shipping_option_id),
+      run: ({ cart_id, shipping_option_id }, { principal, carts }) => carts.selectShippingOption(principal, cart_id, shipping_option_id),
     }),
 
     cartTool({
@@ -213,8 +226,8 @@ export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompil
       scope: CHECKOUT_SCOPE,
       args: { cart_id: cartId, idempotency_key: idempotencyKeyArg },
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
-      run: ({ cart_id, idempotency_key }, principal) =>
-        idempotent(principal, `checkout/${cart_id}`, idempotency_key, {}, () => sandbox.carts.checkout(principal, cart_id)),
+      run: ({ cart_id, idempotency_key }, { principal, carts }) =>
+        idempotent(principal, `checkout/${cart_id}`, idempotency_key, {}, () => carts.checkout(principal, cart_id)),
     }),
   ];
 }

@@ -25,6 +25,7 @@ function sandboxGuideHtml(): string {
 <h1>Sandbox guide</h1>
 <p class="lead">Rehearse a purchase against this server, from a key to a simulated checkout. Each step sends real requests to the sandbox and shows them with their answers: method, URL, status, the headers that matter and the JSON.</p>
 <p>Everything is simulated: no order, payment, customer or stock reservation is created. The same flow with curl is in <code>docs/sandbox.md</code>; every route is in the <a href="${PAGES.apiReference}">API reference</a>.</p>
+<p>To rehearse how a client recovers from a failure, ask for one on purpose with the <code>Sandbox-Scenario</code> header: <code>GET /sandbox/v1</code> lists the scenarios under <code>scenarios</code>.</p>
 <noscript><p class="notice">The steps run in your browser and need JavaScript; the rest of the portal works without it.</p></noscript>
 <ol class="steps" id="steps">
 ${STEPS.map(

@@ -2,6 +2,7 @@ import { DEFAULT_COUNTRY } from '../catalog/market.js';
 import { availabilityOf, minorPriceIn } from '../catalog/read-model/pricing.js';
 import type { LiveCatalog, Region } from '../catalog/read-model/live-catalog.js';
 import type { CartContents, CartLine } from './cart-store.js';
+import { changedUnitPrice } from './scenarios.js';
 import type { ShippingRate } from './shipping.js';
 
 /**
@@ -49,7 +50,7 @@ export interface PricedCart {
   shippingTotal: number;
 }
 
-/** Prices a cart's contents from the live catalog; nothing of this is ever stored. */
+/** Prices a cart's contents from the live catalog (raised where it rehearsed price_changed); nothing of this is ever stored. */
 export function priceCart(
   catalog: LiveCatalog,
   currency: string,
@@ -60,7 +61,7 @@ export function priceCart(
   const lines: PricedLine[] = [];
   for (const line of contents.items) {
     const sale = sellability(catalog, line.variant_id, region);
-    if ('unitPrice' in sale) lines.push({ ...line, unitPrice: sale.unitPrice });
+    if ('unitPrice' in sale) lines.push({ ...line, unitPrice: contents.price_changed ? changedUnitPrice(sale.unitPrice) : sale.unitPrice });
   }
   const shipping = rates.find((rate) => rate.id === contents.shipping_option_id);
   return {

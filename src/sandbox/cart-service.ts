@@ -7,6 +7,7 @@ import { priceCart, sellability, type PricedCart } from './cart-pricing.js';
 import { findOwnedCart, insertCart, updateCart, type CartContents, type StoredCart } from './cart-store.js';
 import type { Clock } from './clock.js';
 import { cartIncomplete, cartNotFound, invalidRequest, variantNotPurchasable } from './errors.js';
+import { failIfRehearsed, refuseIfOutOfStockRehearsed, rehearsedContents, type Scenario } from './scenarios.js';
 import {
   CART_ID_PATTERN,
   DEFAULT_CURRENCY,
@@ -45,6 +46,8 @@ export interface CartServiceDeps {
   catalog: () => LiveCatalog;
   /** Minor units per currency (docs/decisions.md, Shipping). */
   shippingAmounts: Record<string, number>;
+  /** Cart calls per key per minute (0: no limit), as a rehearsed rate_limited states it. */
+  cartRateLimit: number;
 }
 
 const CART_ID = new RegExp(CART_ID_PATTERN);
@@ -56,13 +59,23 @@ type CartChange = (contents: CartContents, priced: PricedCart, catalog: LiveCata
 /**
  * The sandbox cart operations, shared by the REST routes and the MCP tools. Callers
  * pass the authenticated principal and input already bounded by their schemas; this
- * enforces scopes (403), ownership (404) and the rules between values.
+ * enforces scopes (403), ownership (404), the scenario the call rehearses and the rules
+ * between values.
  */
 export class SandboxCartService {
-  constructor(private readonly deps: CartServiceDeps) {}
+  constructor(
+    private readonly deps: CartServiceDeps,
+    private readonly scenario?: Scenario,
+  ) {}
+
+  /** The operations for a call that asked for `scenario` (docs/decisions.md, Scenarios). */
+  withScenario(scenario: Scenario | undefined): SandboxCartService {
+    return scenario === undefined ? this : new SandboxCartService(this.deps, scenario);
+  }
 
   async createCart(principal: SandboxPrincipal, input: { currency?: string | undefined } = {}): Promise<SandboxCartView> {
     requireScopeOr403(principal, CART_SCOPE);
+    failIfRehearsed(this.scenario, this.deps.cartRateLimit);
     const currency = input.currency ?? DEFAULT_CURRENCY;
     const catalog = this.deps.catalog();
     const supported = this.supportedCurrencies(catalog);
@@ -73,7 +86,7 @@ export class SandboxCartService {
     // Only stored keys can hold cart:write, so there is an expiry, and the cart shares it (docs/decisions.md, Keys).
     const cart = await insertCart(
       this.deps.db,
-      { id: newId('sandbox_cart'), keyId: principal.keyId, currency, contents: { items: [] } },
+      { id: newId('sandbox_cart'), keyId: principal.keyId, currency, contents: rehearsedContents<CartContents>(this.scenario, { items: [] }) },
       now,
       principal.expiresAt!,
     );
@@ -82,12 +95,13 @@ export class SandboxCartService {
 
   async getCart(principal: SandboxPrincipal, cartId: string): Promise<SandboxCartView> {
     requireScopeOr403(principal, CART_SCOPE);
-    return this.view(await this.ownedCart(principal, cartId), this.deps.catalog());
+    return this.read(principal, cartId, (cart, catalog) => this.view(cart, catalog));
   }
 
   /** Adding a variant already in the cart adds to its quantity (docs/decisions.md, Cart market). */
   addItem(principal: SandboxPrincipal, cartId: string, item: SandboxItemInput): Promise<SandboxCartView> {
     return this.change(principal, cartId, (contents, priced, catalog) => {
+      refuseIfOutOfStockRehearsed(this.scenario, item.variant_id);
       const sale = sellability(catalog, item.variant_id, priced.region);
       if ('reason' in sale) throw variantNotPurchasable(sale.reason);
       const current = contents.items.find((line) => line.variant_id === item.variant_id);
@@ -119,8 +133,11 @@ export class SandboxCartService {
 
   async listShippingOptions(principal: SandboxPrincipal, cartId: string): Promise<SandboxShippingOptionsView> {
     requireScopeOr403(principal, CART_SCOPE);
-    const cart = await this.ownedCart(principal, cartId);
-    return { environment: 'sandbox', simulated: true, options: this.ratesFor(cart.currency).map(renderRate) };
+    return this.read(principal, cartId, (cart) => ({
+      environment: 'sandbox',
+      simulated: true,
+      options: this.ratesFor(cart.currency).map(renderRate),
+    }));
   }
 
   selectShippingOption(principal: SandboxPrincipal, cartId: string, optionId: string): Promise<SandboxCartView> {
@@ -135,16 +152,16 @@ export class SandboxCartService {
   /** docs/decisions.md, Checkout: a simulated checkout; nothing is created anywhere, and the cart stays as it is. */
   async checkout(principal: SandboxPrincipal, cartId: string): Promise<SandboxCartView> {
     requireScopeOr403(principal, CHECKOUT_SCOPE);
-    const cart = await this.ownedCart(principal, cartId);
-    const catalog = this.deps.catalog();
-    const priced = this.price(cart, catalog);
-    const missing = [
-      ...(priced.lines.length === 0 ? ['at least one item'] : []),
-      ...(cart.contents.shipping_address ? [] : ['a shipping address']),
-      ...(priced.shipping ? [] : ['a shipping option']),
-    ];
-    if (missing.length > 0) throw cartIncomplete(missing);
-    return { ...render(cart, priced), status: 'ready_for_checkout', checkout_url: null };
+    return this.read(principal, cartId, (cart, catalog) => {
+      const priced = this.price(cart, catalog);
+      const missing = [
+        ...(priced.lines.length === 0 ? ['at least one item'] : []),
+        ...(cart.contents.shipping_address ? [] : ['a shipping address']),
+        ...(priced.shipping ? [] : ['a shipping option']),
+      ];
+      if (missing.length > 0) throw cartIncomplete(missing);
+      return { ...render(cart, priced), status: 'ready_for_checkout' as const, checkout_url: null };
+    });
   }
 
   /** Currencies a cart can be opened in: sold by a region and with a shipping amount. */
@@ -163,6 +180,19 @@ export class SandboxCartService {
     return cart;
   }
 
+  /**
+   * The caller's cart as this call's scenario leaves it (docs/decisions.md, Scenarios).
+   * After the ownership check, so a scenario cannot probe another key's carts, a
+   * rehearsed failure throws; price_changed marks `cart`, which the call writes only if
+   * it succeeds. `stored` is the cart as read, for that conditional write.
+   */
+  private async rehearsedCart(principal: SandboxPrincipal, cartId: string): Promise<{ stored: StoredCart; cart: StoredCart }> {
+    const stored = await this.ownedCart(principal, cartId);
+    failIfRehearsed(this.scenario, this.deps.cartRateLimit);
+    const contents = rehearsedContents(this.scenario, stored.contents);
+    return { stored, cart: contents === stored.contents ? stored : { ...stored, contents } };
+  }
+
   private price(cart: StoredCart, catalog: LiveCatalog): PricedCart {
     return priceCart(catalog, cart.currency, cart.contents, this.ratesFor(cart.currency));
   }
@@ -176,16 +206,37 @@ export class SandboxCartService {
    * and re-applies, so concurrent changes to one cart all land. Lines no longer
    * sellable are dropped before the change applies.
    */
-  private async change(principal: SandboxPrincipal, cartId: string, apply: CartChange): Promise<SandboxCartView> {
+  private change(principal: SandboxPrincipal, cartId: string, apply: CartChange): Promise<SandboxCartView> {
     requireScopeOr403(principal, CART_SCOPE);
-    for (let attempt = 1; ; attempt++) {
-      const cart = await this.ownedCart(principal, cartId);
+    return this.untilWritten(cartId, async () => {
+      const { stored, cart } = await this.rehearsedCart(principal, cartId);
       const catalog = this.deps.catalog();
       const priced = this.price(cart, catalog);
       const live = { ...cart.contents, items: priced.lines.map(({ variant_id, quantity }) => ({ variant_id, quantity })) };
-      const saved = await updateCart(this.deps.db, cart, apply(live, priced, catalog), this.deps.clock());
-      if (saved) return this.view(saved, catalog);
-      if (attempt === MAX_WRITE_ATTEMPTS) throw new Error(`Cart ${cartId} kept changing during ${MAX_WRITE_ATTEMPTS} attempts`);
+      const saved = await updateCart(this.deps.db, stored, apply(live, priced, catalog), this.deps.clock());
+      return saved && this.view(saved, catalog);
+    });
+  }
+
+  /**
+   * A call that changes nothing, but for the mark of a price_changed scenario: that is
+   * written only once `answer` succeeded, and a write that lost a race answers again.
+   */
+  private async read<T extends object>(principal: SandboxPrincipal, cartId: string, answer: (cart: StoredCart, catalog: LiveCatalog) => T): Promise<T> {
+    return this.untilWritten(cartId, async () => {
+      const { stored, cart } = await this.rehearsedCart(principal, cartId);
+      const answered = answer(cart, this.deps.catalog());
+      if (cart === stored) return answered;
+      return (await updateCart(this.deps.db, stored, cart.contents, this.deps.clock())) && answered;
+    });
+  }
+
+  /** Runs `attempt` again while it lost a race to another write of the cart (undefined). */
+  private async untilWritten<T extends object>(cartId: string, attempt: () => Promise<T | undefined>): Promise<T> {
+    for (let attempts = 1; ; attempts++) {
+      const result = await attempt();
+      if (result) return result;
+      if (attempts === MAX_WRITE_ATTEMPTS) throw new Error(`Cart ${cartId} kept changing during ${MAX_WRITE_ATTEMPTS} attempts`);
     }
   }
 }

@@ -11,6 +11,8 @@ export interface CartContents {
   items: CartLine[];
   shipping_address?: SandboxAddressInput;
   shipping_option_id?: string;
+  /** The price_changed scenario was rehearsed on this cart: its unit prices are raised (scenarios.ts, changedUnitPrice). */
+  price_changed?: true;
 }
 
 export interface StoredCart {

@@ -1,3 +1,5 @@
+import type { FastifySchemaValidationError } from 'fastify';
+import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
 import type { ErrorSurface } from '../http/error-surface.js';
 import { HttpProblem } from '../http/problem.js';
 import { isStoreUnavailable } from '../store/store-unavailable.js';
@@ -63,6 +65,19 @@ export function cartNotFound(cartId: string): HttpProblem {
 
 export function invalidRequest(message: string): HttpProblem {
   return new HttpProblem(400, 'sandbox_invalid_request', message);
+}
+
+/**
+ * The message of a 400 for a request its route's schema refused: Fastify's own wording
+ * ("body/quantity must be <= 99"), except that a value outside a list names the list
+ * ("headers/sandbox-scenario must be one of unavailable, ...").
+ */
+export function sandboxSchemaError(errors: FastifySchemaValidationError[], dataVar: SchemaErrorDataVar): Error {
+  const sentences = errors.map(({ instancePath, keyword, params, message }) => {
+    const allowed = keyword === 'enum' ? (params as { allowedValues: unknown[] }).allowedValues : undefined;
+    return `${dataVar}${instancePath} ${allowed ? `must be one of ${allowed.join(', ')}` : message}`;
+  });
+  return new Error(sentences.join(', '));
 }
 
 export function variantNotPurchasable(message: string): HttpProblem {

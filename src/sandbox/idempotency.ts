@@ -4,6 +4,7 @@ import { HttpProblem } from '../http/problem.js';
 import type { Db } from '../store/database.js';
 import { HOUR_MS, later, type Clock } from './clock.js';
 import { idempotencyMismatch, sandboxErrorBody } from './errors.js';
+import { SimulatedFailure } from './scenarios.js';
 
 /** An Idempotency-Key is scoped to the caller, the method and the route. */
 export interface IdempotencyScope {
@@ -139,14 +140,15 @@ async function answerAndRecord(db: Db, call: IdempotentCall, claimId: string): P
 /**
  * The call's result under its success status, or a business error (a 4xx HttpProblem)
  * as its SandboxError body and headers, so a retry gets the same error. Anything else is
- * thrown: it is not recorded, and the key stays free for a retry.
+ * thrown: it is not recorded, and the key stays free for a retry. So is a scenario's
+ * failure, which answers this one request only (docs/decisions.md, Scenarios).
  */
 async function answerOf(call: IdempotentCall): Promise<Answer> {
   try {
     const body = await call.run();
     return { statusCode: call.successStatus, body, json: JSON.stringify(body), headers: {} };
   } catch (error) {
-    if (!(error instanceof HttpProblem) || error.statusCode >= 500) throw error;
+    if (!(error instanceof HttpProblem) || error.statusCode >= 500 || error instanceof SimulatedFailure) throw error;
     const body = sandboxErrorBody(error);
     return { statusCode: error.statusCode, body, json: JSON.stringify(body), headers: error.details.headers ?? {} };
   }

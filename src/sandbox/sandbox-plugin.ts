@@ -6,7 +6,7 @@ import type { Store } from '../store/database.js';
 import type { SandboxPrincipal } from './auth.js';
 import { requireEnabled } from './availability.js';
 import type { Clock } from './clock.js';
-import { sandboxErrors } from './errors.js';
+import { sandboxErrors, sandboxSchemaError } from './errors.js';
 import { startPurging } from './purge.js';
 import { cartRoutes } from './routes/carts.js';
 import { compatibilityRoutes } from './routes/compatibility.js';
@@ -48,6 +48,7 @@ export const sandboxPlugin = fp<{ config: Config; store: Store; clock: Clock }>(
     await app.register(
       async (sandbox) => {
         useErrorSurface(sandbox, sandboxErrors);
+        sandbox.setSchemaErrorFormatter(sandboxSchemaError);
         // The app's serializer splices in catalog renderings kept between answers; sandbox
         // answers are built afresh and hold none, and JSON.stringify writes the same text
         // faster (the app's was 4% of the service's CPU in a sandbox flow).

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { SANDBOX_ERROR_CODES } from './errors.js';
 import { KEY_LIFETIME_HOURS } from './keys.js';
+import { KEY_SCENARIOS, SCENARIOS } from './scenarios.js';
 import { CART_SCOPE, CHECKOUT_SCOPE, DEFAULT_SCOPES, PUBLIC_KEY_SCOPES, SCOPES } from './scopes.js';
 import { STANDARD_SHIPPING_ID } from './shipping.js';
 import { TOKEN_PREFIX, TOKEN_RANDOM_LENGTH } from './tokens.js';
@@ -147,7 +148,7 @@ export const SandboxCartItem = Type.Object(
     quantity: Quantity,
     unit_price: Type.Number({
       minimum: 0,
-      description: "Major units, from the live catalog price in the cart's market at the time of this response; never stored.",
+      description: "Major units, from the live catalog price in the cart's market at the time of this response (raised on a cart that rehearsed the price_changed scenario); never stored.",
     }),
   },
   { $id: 'SandboxCartItem' },
@@ -253,6 +254,9 @@ export const SandboxDiscovery = Type.Object(
     available_scopes: Type.Array(ScopeName),
     openapi_url: Type.String({ format: 'uri' }),
     mcp_url: Type.String({ format: 'uri' }),
+    scenarios: Type.Array(Type.Object({ name: Type.Enum([...SCENARIOS]), description: Type.String() }), {
+      description: `Failures a client can ask for on purpose, to rehearse its recovery: send a name as the Sandbox-Scenario header of any cart route, or as the \`scenario\` argument of an MCP cart tool. Key issuance (POST /sandbox/v1/keys, create_sandbox_key) takes ${KEY_SCENARIOS.join(' and ')}. Any other value is 400 sandbox_invalid_request.`,
+    }),
   },
   { $id: 'SandboxDiscovery' },
 );

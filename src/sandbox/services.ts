@@ -8,6 +8,7 @@ import type { Clock } from './clock.js';
 import { runIdempotently, type IdempotentCall, type IdempotentOutcome } from './idempotency.js';
 import { issueKey, keyLookup, type IssuedKey } from './keys.js';
 import { defineSandboxRateLimits, type SandboxRateLimits } from './rate-limits.js';
+import { failIfRehearsed, type Scenario } from './scenarios.js';
 import type { Scope } from './scopes.js';
 
 /** The sandbox operations, for the REST routes of the sandbox plugin and the MCP tools. */
@@ -15,7 +16,8 @@ export interface SandboxServices {
   /** What this deployment configured; the routes and tools state its limits and amounts. */
   config: SandboxConfig;
   carts: SandboxCartService;
-  issueKey(scopes: readonly Scope[] | undefined): Promise<IssuedKey>;
+  /** `scenario` rehearses a failure of issuance (unavailable, rate_limited) instead. */
+  issueKey(scopes: readonly Scope[] | undefined, scenario?: Scenario): Promise<IssuedKey>;
   /** Throws 401 `sandbox_unauthorized`; `scope` is named in the 401 when given. */
   authenticate(authorization: string | undefined, clientIp: string, scope?: Scope): Promise<SandboxPrincipal>;
   runIdempotently(call: IdempotentCall): Promise<IdempotentOutcome>;
@@ -28,8 +30,17 @@ export function buildSandboxServices(app: FastifyInstance, config: SandboxConfig
   const findKey = keyLookup(db);
   return {
     config,
-    carts: new SandboxCartService({ db, clock, catalog: () => app.catalog.live, shippingAmounts: config.shippingAmounts }),
-    issueKey: (scopes) => issueKey(db, clock(), scopes),
+    carts: new SandboxCartService({
+      db,
+      clock,
+      catalog: () => app.catalog.live,
+      shippingAmounts: config.shippingAmounts,
+      cartRateLimit: config.cartRateLimit,
+    }),
+    issueKey: async (scopes, scenario) => {
+      failIfRehearsed(scenario, config.keyRateLimit);
+      return issueKey(db, clock(), scopes);
+    },
     authenticate: (authorization, clientIp, scope) => authenticate({ findKey, clock, publicKey: config.publicKey }, authorization, clientIp, scope),
     runIdempotently: (call) => runIdempotently({ db, clock }, call),
     rateLimits: defineSandboxRateLimits(app, config),

@@ -216,7 +216,7 @@ describe('/mcp/sandbox: what an agent can act on', () => {
       ['create_sandbox_key', { scopes: ['admin'] }, 'scopes[0] must be one of catalog:read, cart:write, checkout:create'],
       ['set_shipping_address', { cart_id: cartId, address: { ...VALID_ADDRESS, country: 'ITA' } }, 'address.country must be a string matching ^[A-Za-z]{2}$'],
       ['set_shipping_address', { cart_id: cartId, address: { ...VALID_ADDRESS, fax: '1' } }, 'address.fax is not accepted (accepted: name, line_one'],
-      ['get_cart', { cart: cartId }, 'cart_id is required and must be a string from 1 to 64 characters; cart is not accepted (accepted: cart_id, sandbox_key)'],
+      ['get_cart', { cart: cartId }, 'cart_id is required and must be a string from 1 to 64 characters; cart is not accepted (accepted: cart_id, sandbox_key, scenario)'],
     ] as const) {
       const outcome = await agent.call(tool, args);
       assert.equal(outcome.data.error, 'sandbox_invalid_request');

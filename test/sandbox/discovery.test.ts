@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { SCENARIO_LIST } from '../../src/sandbox/scenarios.js';
 import { cartRoutes } from '../support/cart-routes.js';
 import { assertSandboxError, SANDBOX_PRODUCTS } from '../support/sandbox.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -30,6 +31,7 @@ describe('GET /sandbox/v1', () => {
       available_scopes: ['catalog:read', 'cart:write', 'checkout:create'],
       openapi_url: 'https://shop.example/openapi.json',
       mcp_url: 'https://shop.example/mcp/sandbox',
+      scenarios: SCENARIO_LIST,
     });
   });
 });

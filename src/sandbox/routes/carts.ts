@@ -21,15 +21,18 @@ import {
   idempotencyHeaders,
   IDEMPOTENCY_MISMATCH,
   jsonResponse,
+  UNKNOWN_SCENARIO,
 } from './docs.js';
 import {
   CartParams,
+  cartHeaders,
+  cartHeadersRequiringIdempotencyKey,
+  cartHeadersWithIdempotencyKey,
+  cartsFor,
   IDEMPOTENCY_RULES,
   optionalBody,
-  optionalIdempotencyKey,
   principalOf,
   requireKey,
-  requiredIdempotencyKey,
   requireKeyWithScope,
   sendIdempotently,
   type SandboxRouteKit,
@@ -43,7 +46,6 @@ const NEEDS_CART_WRITE = `Needs ${CART_SCOPE} (else 401).`;
 
 /** The explicit cart routes: a cart, its items, its shipping address and option, and checkout. */
 export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRouteKit): void {
-  const { carts } = services;
   const rateLimit = cartRateLimitHeaders(config.sandbox);
   const createHeaders = { ...rateLimit, ...idempotencyHeaders };
   const cartWrite = requireKeyWithScope(services, CART_SCOPE);
@@ -58,14 +60,14 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
         summary: 'Create a simulated cart',
         description: `${NEEDS_CART_WRITE} Opens an empty cart in \`currency\` (default ${DEFAULT_CURRENCY}), owned by the calling key and expiring with it; only that key can see it. The currency must be sold by a catalog region and have a sandbox shipping amount (${shippingCurrenciesText(shippingAmounts)} here), else 400. Idempotency-Key is required. ${IDEMPOTENCY_RULES} Limit: ${cartLimitText(config.sandbox)}.`,
         security: [{ sandboxBearer: [CART_SCOPE] }],
-        headers: requiredIdempotencyKey,
+        headers: cartHeadersRequiringIdempotencyKey,
         'x-optional-body': true,
         body: Type.Ref('SandboxCartRequest'),
         response: {
           201: jsonResponse('The new, empty cart', 'SandboxCart', createHeaders),
           ...errorResponses(
             {
-              400: 'sandbox_invalid_request: missing or invalid Idempotency-Key, invalid currency, a currency the sandbox does not sell, extra properties, or malformed JSON.',
+              400: 'sandbox_invalid_request: missing or invalid Idempotency-Key, an unknown Sandbox-Scenario, invalid currency, a currency the sandbox does not sell, extra properties, or malformed JSON.',
               401: CART_AUTH_ERRORS[401],
               422: IDEMPOTENCY_MISMATCH,
               429: CART_AUTH_ERRORS[429],
@@ -77,7 +79,7 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
       onRequest: cartWrite,
       preValidation: optionalBody,
     },
-    async (request, reply) => sendIdempotently(services, request, reply, 201, () => carts.createCart(principalOf(request), request.body)),
+    async (request, reply) => sendIdempotently(services, request, reply, 201, () => cartsFor(services, request).createCart(principalOf(request), request.body)),
   );
 
   app.get<OnCart>(
@@ -90,14 +92,15 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
         description: `${NEEDS_CART_WRITE} The cart with unit prices and totals recalculated from the live catalog now. Only the key that created the cart can read it; any other key gets 404.`,
         security: [{ sandboxBearer: [CART_SCOPE] }],
         params: CartParams,
+        headers: cartHeaders,
         response: {
           200: jsonResponse('The cart', 'SandboxCart', rateLimit),
-          ...errorResponses(CART_AUTH_ERRORS, rateLimit),
+          ...errorResponses({ 400: UNKNOWN_SCENARIO, ...CART_AUTH_ERRORS }, rateLimit),
         },
       },
       onRequest: cartWrite,
     },
-    async (request) => carts.getCart(principalOf(request), request.params.id),
+    async (request) => cartsFor(services, request).getCart(principalOf(request), request.params.id),
   );
 
   app.post<OnCart & { Body: Static<typeof SandboxItemRequest> }>(
@@ -110,17 +113,17 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
         description: `${NEEDS_CART_WRITE} Only a purchasable variant (in_stock or backorder) of a published product with a price in the cart's market can be added; otherwise 422 sandbox_variant_not_purchasable (unknown, draft, weighted, out of stock or unpriced). Adding a variant already in the cart adds to its quantity; more than ${MAX_QUANTITY} of one variant is 400. Idempotency-Key is optional. ${IDEMPOTENCY_RULES}`,
         security: [{ sandboxBearer: [CART_SCOPE] }],
         params: CartParams,
-        headers: optionalIdempotencyKey,
+        headers: cartHeadersWithIdempotencyKey,
         body: Type.Ref('SandboxItemRequest'),
         response: cartChangeResponses(rateLimit, 201, 'The updated cart', {
-          400: `sandbox_invalid_request: invalid item (variant_id 1 to ${VARIANT_ID_MAX_LENGTH} characters, quantity an integer 1 to ${MAX_QUANTITY}, no other properties), a total above ${MAX_QUANTITY} of one variant, invalid Idempotency-Key, or malformed JSON.`,
-          422: `sandbox_variant_not_purchasable: the variant is unknown, draft, weighted, out of stock or has no price in the cart's market; or ${IDEMPOTENCY_MISMATCH}`,
+          400: `sandbox_invalid_request: invalid item (variant_id 1 to ${VARIANT_ID_MAX_LENGTH} characters, quantity an integer 1 to ${MAX_QUANTITY}, no other properties), a total above ${MAX_QUANTITY} of one variant, invalid Idempotency-Key, an unknown Sandbox-Scenario, or malformed JSON.`,
+          422: `sandbox_variant_not_purchasable: the variant is unknown, draft, weighted, out of stock or has no price in the cart's market, or the out_of_stock scenario was asked for; or ${IDEMPOTENCY_MISMATCH}`,
         }),
       },
       onRequest: cartWrite,
     },
     async (request, reply) =>
-      sendIdempotently(services, request, reply, 201, () => carts.addItem(principalOf(request), request.params.id, request.body)),
+      sendIdempotently(services, request, reply, 201, () => cartsFor(services, request).addItem(principalOf(request), request.params.id, request.body)),
   );
 
   app.delete<OnCart & { Querystring: Static<typeof RemoveQuery> }>(
@@ -134,14 +137,15 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
         security: [{ sandboxBearer: [CART_SCOPE] }],
         params: CartParams,
         querystring: RemoveQuery,
+        headers: cartHeaders,
         response: {
           200: jsonResponse('The updated cart', 'SandboxCart', rateLimit),
-          ...errorResponses({ 400: `sandbox_invalid_request: variant_id missing or outside 1 to ${VARIANT_ID_MAX_LENGTH} characters.`, ...CART_AUTH_ERRORS }, rateLimit),
+          ...errorResponses({ 400: `sandbox_invalid_request: variant_id missing or outside 1 to ${VARIANT_ID_MAX_LENGTH} characters, or an unknown Sandbox-Scenario.`, ...CART_AUTH_ERRORS }, rateLimit),
         },
       },
       onRequest: cartWrite,
     },
-    async (request) => carts.removeItem(principalOf(request), request.params.id, request.query.variant_id),
+    async (request) => cartsFor(services, request).removeItem(principalOf(request), request.params.id, request.query.variant_id),
   );
 
   app.post<OnCart & { Body: Static<typeof SandboxAddress> }>(
@@ -154,16 +158,16 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
         description: `${NEEDS_CART_WRITE} Replaces the cart's simulated shipping address. When a catalog region serves its country and sells in the cart's currency, that region becomes the cart's market, and its region-specific prices apply from this answer on; otherwise the market stays the currency's region. Idempotency-Key is optional. ${IDEMPOTENCY_RULES}`,
         security: [{ sandboxBearer: [CART_SCOPE] }],
         params: CartParams,
-        headers: optionalIdempotencyKey,
+        headers: cartHeadersWithIdempotencyKey,
         body: Type.Ref('SandboxAddress'),
         response: cartChangeResponses(rateLimit, 200, 'The updated cart', {
-          400: 'sandbox_invalid_request: a field missing or outside its bounds, a country that is not two letters, extra properties, invalid Idempotency-Key, or malformed JSON.',
+          400: 'sandbox_invalid_request: a field missing or outside its bounds, a country that is not two letters, extra properties, invalid Idempotency-Key, an unknown Sandbox-Scenario, or malformed JSON.',
         }),
       },
       onRequest: cartWrite,
     },
     async (request, reply) =>
-      sendIdempotently(services, request, reply, 200, () => carts.setShippingAddress(principalOf(request), request.params.id, request.body)),
+      sendIdempotently(services, request, reply, 200, () => cartsFor(services, request).setShippingAddress(principalOf(request), request.params.id, request.body)),
   );
 
   app.get<OnCart>(
@@ -176,14 +180,15 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
         description: `${NEEDS_CART_WRITE} One simulated option, ${STANDARD_SHIPPING_TEXT}, at the amount configured for the cart's currency (${shippingAmountsText(shippingAmounts)} here). A currency whose amount was removed from the configuration after the cart was opened has no option.`,
         security: [{ sandboxBearer: [CART_SCOPE] }],
         params: CartParams,
+        headers: cartHeaders,
         response: {
           200: jsonResponse('The shipping options', 'SandboxShippingOptions', rateLimit),
-          ...errorResponses(CART_AUTH_ERRORS, rateLimit),
+          ...errorResponses({ 400: UNKNOWN_SCENARIO, ...CART_AUTH_ERRORS }, rateLimit),
         },
       },
       onRequest: cartWrite,
     },
-    async (request) => carts.listShippingOptions(principalOf(request), request.params.id),
+    async (request) => cartsFor(services, request).listShippingOptions(principalOf(request), request.params.id),
   );
 
   app.post<OnCart & { Body: Static<typeof SandboxShippingOptionRequest> }>(
@@ -196,17 +201,17 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
         description: `${NEEDS_CART_WRITE} Selects ${STANDARD_SHIPPING_TEXT}, the only option; its amount is added to the totals. Idempotency-Key is optional. ${IDEMPOTENCY_RULES}`,
         security: [{ sandboxBearer: [CART_SCOPE] }],
         params: CartParams,
-        headers: optionalIdempotencyKey,
+        headers: cartHeadersWithIdempotencyKey,
         body: Type.Ref('SandboxShippingOptionRequest'),
         response: cartChangeResponses(rateLimit, 200, 'The updated cart', {
-          400: `sandbox_invalid_request: shipping_option_id missing or not ${STANDARD_SHIPPING_ID}, extra properties, invalid Idempotency-Key, or malformed JSON.`,
+          400: `sandbox_invalid_request: shipping_option_id missing or not ${STANDARD_SHIPPING_ID}, extra properties, invalid Idempotency-Key, an unknown Sandbox-Scenario, or malformed JSON.`,
         }),
       },
       onRequest: cartWrite,
     },
     async (request, reply) =>
       sendIdempotently(services, request, reply, 200, () =>
-        carts.selectShippingOption(principalOf(request), request.params.id, request.body.shipping_option_id),
+        cartsFor(services, request).selectShippingOption(principalOf(request), request.params.id, request.body.shipping_option_id),
       ),
   );
 
@@ -220,11 +225,11 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
         description: `Needs ${CHECKOUT_SCOPE}: without a key 401, with a key lacking the scope 403. A cart with at least one item, a shipping address and a selected shipping option answers 200 with \`status: ready_for_checkout\` and \`checkout_url: null\`; otherwise 422 sandbox_cart_incomplete naming what is missing. Nothing is created: no order, payment, customer or stock reservation, and the cart stays as it is. Idempotency-Key is required. ${IDEMPOTENCY_RULES}`,
         security: [{ sandboxBearer: [CHECKOUT_SCOPE] }],
         params: CartParams,
-        headers: requiredIdempotencyKey,
+        headers: cartHeadersRequiringIdempotencyKey,
         'x-optional-body': true,
         body: Type.Ref('SandboxEmptyRequest'),
         response: cartChangeResponses(rateLimit, 200, 'The simulated checkout result', {
-          400: 'sandbox_invalid_request: missing or invalid Idempotency-Key, a non-empty body, or malformed JSON.',
+          400: 'sandbox_invalid_request: missing or invalid Idempotency-Key, an unknown Sandbox-Scenario, a non-empty body, or malformed JSON.',
           401: 'sandbox_unauthorized: no, malformed, unknown or expired key.',
           403: `sandbox_insufficient_scope: the key lacks ${CHECKOUT_SCOPE}.`,
           422: `sandbox_cart_incomplete: no item, no shipping address or no shipping option (the message names them); or ${IDEMPOTENCY_MISMATCH}`,
@@ -233,6 +238,6 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
       onRequest: requireKey(services, CHECKOUT_SCOPE),
       preValidation: optionalBody,
     },
-    async (request, reply) => sendIdempotently(services, request, reply, 200, () => carts.checkout(principalOf(request), request.params.id)),
+    async (request, reply) => sendIdempotently(services, request, reply, 200, () => cartsFor(services, request).checkout(principalOf(request), request.params.id)),
   );
 }

@@ -5,7 +5,16 @@ import type { SandboxCartService, SandboxCartView } from '../cart-service.js';
 import { MAX_QUANTITY, type SandboxAction, type SandboxAddressInput } from '../schemas.js';
 import { CART_SCOPE, CHECKOUT_SCOPE } from '../scopes.js';
 import { cartChangeResponses, cartRateLimitHeaders, deprecationHeaders, IDEMPOTENCY_MISMATCH } from './docs.js';
-import { CartParams, IDEMPOTENCY_RULES, optionalIdempotencyKey, principalOf, requireKey, sendIdempotently, type SandboxRouteKit } from './shared.js';
+import {
+  CartParams,
+  cartHeadersWithIdempotencyKey,
+  cartsFor,
+  IDEMPOTENCY_RULES,
+  principalOf,
+  requireKey,
+  sendIdempotently,
+  type SandboxRouteKit,
+} from './shared.js';
 
 /** Fixed so clients can plan: about six months after the explicit routes shipped. */
 const COMPATIBILITY_SUNSET = 'Mon, 31 May 2027 00:00:00 GMT';
@@ -31,17 +40,17 @@ export function compatibilityRoutes(app: FastifyInstance, { config, services }: 
         deprecated: true,
         security: [{ sandboxBearer: [] }],
         params: CartParams,
-        headers: optionalIdempotencyKey,
+        headers: cartHeadersWithIdempotencyKey,
         body: Type.Ref('SandboxActionRequest'),
         response: cartChangeResponses(
           cartRateLimitHeaders(config.sandbox),
           200,
           'The updated cart, or the simulated checkout result',
           {
-            400: `sandbox_invalid_request: unknown action, a field of the action missing or out of bounds, extra properties, the action's 400s (more than ${MAX_QUANTITY} of a variant), invalid Idempotency-Key, or malformed JSON.`,
+            400: `sandbox_invalid_request: unknown action, a field of the action missing or out of bounds, extra properties, the action's 400s (more than ${MAX_QUANTITY} of a variant), invalid Idempotency-Key, an unknown Sandbox-Scenario, or malformed JSON.`,
             401: 'sandbox_unauthorized: no, malformed, unknown or expired key.',
             403: "sandbox_insufficient_scope: the key lacks the action's scope (`scope` names it).",
-            422: `sandbox_variant_not_purchasable (add_item), sandbox_cart_incomplete (checkout_link), or ${IDEMPOTENCY_MISMATCH}`,
+            422: `sandbox_variant_not_purchasable (add_item; also the out_of_stock scenario), sandbox_cart_incomplete (checkout_link), or ${IDEMPOTENCY_MISMATCH}`,
           },
           deprecationHeaders(COMPATIBILITY_SUNSET),
         ),
@@ -50,7 +59,7 @@ export function compatibilityRoutes(app: FastifyInstance, { config, services }: 
     },
     async (request, reply) =>
       sendIdempotently(services, request, reply, 200, () =>
-        applyAction(services.carts, principalOf(request), request.params.id, request.body),
+        applyAction(cartsFor(services, request), principalOf(request), request.params.id, request.body),
       ),
   );
 }

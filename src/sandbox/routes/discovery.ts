@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { KEY_LIFETIME_HOURS, KEY_LIFETIME_MS } from '../keys.js';
 import { KEY_WINDOW_MS, keyLimitText } from '../rate-limits.js';
+import { SCENARIO_LIST } from '../scenarios.js';
 import { CART_SCOPE, CHECKOUT_SCOPE, DEFAULT_SCOPES, PUBLIC_KEY_SCOPES, SCOPES } from '../scopes.js';
 import { errorResponses, jsonResponse } from './docs.js';
 import type { SandboxRouteKit } from './shared.js';
@@ -25,6 +26,7 @@ export function discoveryRoutes(app: FastifyInstance, { config }: SandboxRouteKi
     available_scopes: SCOPES,
     openapi_url: `${base}/openapi.json`,
     mcp_url: `${base}/mcp/sandbox`,
+    scenarios: SCENARIO_LIST,
   };
 
   app.get(
@@ -35,7 +37,7 @@ export function discoveryRoutes(app: FastifyInstance, { config }: SandboxRouteKi
         tags: ['sandbox'],
         summary: 'How to use the sandbox',
         security: [],
-        description: `Free, simulated, keyless to read. \`key_issuance\` tells how to get a key (POST /sandbox/v1/keys: ${KEY_LIFETIME_HOURS} h lifetime, ${DEFAULT_SCOPES.join(', ')} by default, ${keyLimitText(config.sandbox)}) and shows the shared public key (\`${PUBLIC_KEY_SCOPES.join(', ')}\` only: it cannot create or change carts). Scopes per route: every cart route needs \`${CART_SCOPE}\` except checkout, which needs \`${CHECKOUT_SCOPE}\`.`,
+        description: `Free, simulated, keyless to read. \`key_issuance\` tells how to get a key (POST /sandbox/v1/keys: ${KEY_LIFETIME_HOURS} h lifetime, ${DEFAULT_SCOPES.join(', ')} by default, ${keyLimitText(config.sandbox)}) and shows the shared public key (\`${PUBLIC_KEY_SCOPES.join(', ')}\` only: it cannot create or change carts). Scopes per route: every cart route needs \`${CART_SCOPE}\` except checkout, which needs \`${CHECKOUT_SCOPE}\`. \`scenarios\` lists the failures a client can ask for on purpose (the Sandbox-Scenario header) to rehearse its recovery.`,
         response: {
           200: jsonResponse('The sandbox and how to get a key', 'SandboxDiscovery'),
           ...errorResponses({ 400: 'sandbox_invalid_request: a repeated Host or Authorization header.' }),

@@ -76,7 +76,7 @@ export function errorResponses(descriptions: Partial<Record<ErrorStatus, string>
     responses[code] = jsonResponse(description, 'SandboxError', { ...headers, ...extra });
   }
   responses[503] = jsonResponse(
-    'sandbox_disabled: the sandbox is switched off on this server; sandbox_unavailable: its store is unreachable for now (with Retry-After).',
+    'sandbox_disabled: the sandbox is switched off on this server; sandbox_unavailable: its store is unreachable for now, or the unavailable scenario was asked for (with Retry-After).',
     'SandboxError',
     { 'Retry-After': integer('With sandbox_unavailable: seconds to wait before retrying.') },
   );
@@ -88,8 +88,11 @@ export function errorResponses(descriptions: Partial<Record<ErrorStatus, string>
 export const CART_AUTH_ERRORS = {
   401: `sandbox_unauthorized: no, malformed, unknown or expired key; sandbox_insufficient_scope: the key lacks ${CART_SCOPE} (\`scope\` names it).`,
   404: "sandbox_not_found: no such cart, or another key's cart.",
-  429: 'sandbox_rate_limited: more than the allowed cart calls per key per minute.',
+  429: 'sandbox_rate_limited: more than the allowed cart calls per key per minute, or the rate_limited scenario was asked for.',
 } as const;
+
+/** The 400 of a cart route that takes no other input than its path and headers. */
+export const UNKNOWN_SCENARIO = 'sandbox_invalid_request: an unknown Sandbox-Scenario.';
 
 export const IDEMPOTENCY_MISMATCH = 'sandbox_idempotency_mismatch: this Idempotency-Key was used with a different body.';
 

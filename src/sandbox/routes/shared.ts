@@ -3,7 +3,9 @@ import { Type } from 'typebox';
 import type { Config } from '../../config.js';
 import { admitKey, admitKeyWithScope } from '../admission.js';
 import type { SandboxPrincipal } from '../auth.js';
+import type { SandboxCartService } from '../cart-service.js';
 import { IDEMPOTENCY_RETENTION_HOURS } from '../idempotency.js';
+import { scenarioParameter, SCENARIOS, type Scenario } from '../scenarios.js';
 import { idempotencyKey } from '../schemas.js';
 import type { Scope } from '../scopes.js';
 import type { SandboxServices } from '../services.js';
@@ -22,12 +24,26 @@ export const CartParams = Type.Object({
 
 const IdempotencyKey = idempotencyKey('Makes the request safe to retry: see the route description. Echoed on the response.');
 
+const CartScenario = scenarioParameter(SCENARIOS);
+
 // Lower-case: with a custom validator compiler Fastify validates header schemas as written,
 // against Node's lower-cased header names (HTTP header names are case-insensitive).
-export const requiredIdempotencyKey = Type.Object({ 'idempotency-key': IdempotencyKey });
-export const optionalIdempotencyKey = Type.Object({ 'idempotency-key': Type.Optional(IdempotencyKey) });
+/** The request headers of every cart route: Sandbox-Scenario (docs/decisions.md, Scenarios), and Idempotency-Key where honoured. */
+export const cartHeaders = Type.Object({ 'sandbox-scenario': CartScenario });
+export const cartHeadersRequiringIdempotencyKey = Type.Object({ 'idempotency-key': IdempotencyKey, 'sandbox-scenario': CartScenario });
+export const cartHeadersWithIdempotencyKey = Type.Object({ 'idempotency-key': Type.Optional(IdempotencyKey), 'sandbox-scenario': CartScenario });
 
-export const IDEMPOTENCY_RULES = `Idempotency (scoped to the key, the method and the route with its parameters, however the path is spelled; for the shared public key also to the client IP): the first response is stored for ${IDEMPOTENCY_RETENTION_HOURS} h and replayed byte for byte with \`Idempotent-Replayed: true\`; the same Idempotency-Key with a different body is 422 sandbox_idempotency_mismatch; concurrent duplicates have exactly one effect. 400 answers are not stored.`;
+/** The scenario a request asked for; its route's header schema has checked the value. */
+export function scenarioOf(request: FastifyRequest): Scenario | undefined {
+  return request.headers['sandbox-scenario'] as Scenario | undefined;
+}
+
+/** The cart operations as the request's scenario shapes them. */
+export function cartsFor(services: SandboxServices, request: FastifyRequest): SandboxCartService {
+  return services.carts.withScenario(scenarioOf(request));
+}
+
+export const IDEMPOTENCY_RULES = `Idempotency (scoped to the key, the method and the route with its parameters, however the path is spelled; for the shared public key also to the client IP): the first response is stored for ${IDEMPOTENCY_RETENTION_HOURS} h and replayed byte for byte with \`Idempotent-Replayed: true\`; the same Idempotency-Key with a different body is 422 sandbox_idempotency_mismatch; concurrent duplicates have exactly one effect. 400 answers and the failures of a Sandbox-Scenario are not stored.`;
 
 const IDEMPOTENCY_KEY_REUSED = 'This Idempotency-Key was already used with a different request body; use a new key for a new request.';
 
