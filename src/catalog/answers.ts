@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { CatalogCacheConfig } from '../config.js';
 import { serializeJson } from '../http/json-serializer.js';
 import { PreparedBody, type Caching } from '../http/prepared-body.js';
-import type { CatalogService, ListProductsInput } from './catalog-service.js';
+import type { CatalogService, ListProductsInput, LookupInput } from './catalog-service.js';
 import type { Market, MarketInput } from './market.js';
 import type { CatalogProduct, LiveCatalog, Region } from './read-model/live-catalog.js';
 
@@ -26,12 +26,12 @@ interface PreparedAnswer {
   body: PreparedBody;
   region: Region;
   products: readonly WeakRef<CatalogProduct>[];
-  /** The catalog generation a list page is valid for (`ListRequest.generation`); undefined for a product's detail, which has no ranking. */
+  /** The catalog generation a list page is valid for (`ListRequest.generation`); undefined for a product's detail or a lookup, which have no ranking. */
   generation: number | undefined;
 }
 
 /**
- * Catalog answers as sent: the JSON text of a list page or a product in a market, its
+ * Catalog answers as sent: the JSON text of a list page, a product or a lookup in a market, its
  * ETag and compressed forms, made once and reused while the answer stays the same. A
  * request is resolved (its market, query words and paging checked) and its answer looked
  * up by those before anything of the page is computed, so a repeated request costs a few
@@ -43,7 +43,8 @@ export class CatalogAnswers {
   readonly caching: Caching;
   readonly #answers = new LRUCache<string, PreparedAnswer>({
     maxSize: ANSWER_BYTES_KEPT,
-    sizeCalculation: (answer) => answer.body.size,
+    // A lookup's key holds its identifiers (kilobytes for 50 SKUs), as much as a small answer.
+    sizeCalculation: (answer, key) => answer.body.size + key.length,
   });
 
   constructor(
@@ -75,6 +76,19 @@ export class CatalogAnswers {
     return this.#prepare(key, this.catalog.productDetail(request), market.region, [product], undefined);
   }
 
+  /**
+   * Keyed on what the identifiers matched, so a kept answer says exactly what a new one
+   * would, provided it shows the very region and product objects the catalog holds now.
+   */
+  lookup(input: LookupInput): PreparedBody {
+    const request = this.catalog.resolveLookup(input);
+    const { market, products, matches, notFound } = request;
+    const key = `lookup|${marketKey(market)}|${JSON.stringify([matches, notFound])}`;
+    const kept = this.#answers.get(key);
+    if (kept?.region === market.region && madeFrom(kept.products, products)) return kept.body;
+    return this.#prepare(key, this.catalog.lookupResult(request), market.region, products, undefined);
+  }
+
   #prepare(key: string, result: object, region: Region, products: readonly CatalogProduct[], generation: number | undefined): PreparedBody {
     // The answer's text without its closing brace: each response appends its request id.
     const body = new PreparedBody(serializeJson(result).slice(0, -1));
@@ -91,6 +105,11 @@ function stillServed(products: readonly WeakRef<CatalogProduct>[], catalog: Live
     const product = kept.deref();
     return product !== undefined && catalog.productById.get(product.id) === product;
   });
+}
+
+/** Whether a kept answer shows exactly these product objects, in this order. */
+function madeFrom(kept: readonly WeakRef<CatalogProduct>[], products: readonly CatalogProduct[]): boolean {
+  return kept.length === products.length && kept.every((held, index) => held.deref() === products[index]);
 }
 
 /** What ends each catalog answer: its request id, then the closing brace left off the prepared text. */

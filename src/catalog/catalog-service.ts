@@ -3,6 +3,7 @@ import { reuseJson } from '../http/json-serializer.js';
 import { catalogProblem } from './errors.js';
 import type { CursorCodec } from './cursor.js';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from './locales.js';
+import { findIdentifiers, type LookupFindings, type LookupIdentifier, type LookupIdentifiers, type LookupMatch } from './lookup.js';
 import { DEFAULT_COUNTRY, marketContext, resolveMarket, type Market, type MarketContext, type MarketInput } from './market.js';
 import { DEFAULT_LIMIT, type SortOrder } from './query-schemas.js';
 import { resolveFilter, type FilterInput, type ProductFilter } from './read-model/product-filter.js';
@@ -70,6 +71,20 @@ export interface ProductRequest {
 
 export interface ProductDetailResult {
   product: PublicProduct;
+  context: MarketContext;
+}
+
+export interface LookupInput extends MarketInput, LookupIdentifiers {}
+
+/** A lookup resolved: the market, and what the identifiers found in the catalog as served. */
+export interface LookupRequest extends LookupFindings {
+  market: Market;
+}
+
+export interface LookupResult {
+  products: PublicProduct[];
+  matches: LookupMatch[];
+  not_found: LookupIdentifier[];
   context: MarketContext;
 }
 
@@ -204,6 +219,22 @@ export class CatalogService {
 
   productDetail({ market, product }: ProductRequest): ProductDetailResult {
     return { product: this.#render(product, market), context: marketContext(market) };
+  }
+
+  /** Products by product id, variant id or SKU, as REST and MCP serve them. */
+  lookup(input: LookupInput): LookupResult {
+    return this.lookupResult(this.resolveLookup(input));
+  }
+
+  /** Checks a lookup and finds its identifiers in the catalog as served now (CatalogAnswers keys prepared answers on what was found). */
+  resolveLookup(input: LookupInput): LookupRequest {
+    const catalog = this.readModel.catalog;
+    return { market: resolveMarket(catalog, input), ...findIdentifiers(catalog, input) };
+  }
+
+  /** The products found, rendered exactly as a list renders them in the market. */
+  lookupResult({ market, products, matches, notFound }: LookupRequest): LookupResult {
+    return { products: products.map((product) => this.#render(product, market)), matches, not_found: notFound, context: marketContext(market) };
   }
 
   /** A request's ranking, reused while the catalog generation it depends on stays (the catalog's own order needs no keeping). */

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from 'typebox';
 import { CATALOG_ERROR_CODES } from './errors.js';
 import { LocaleCode } from './locales.js';
+import { IDENTIFIER_TYPES } from './lookup.js';
 
 /**
  * The catalog resources of the contract. Each has an `$id` equal to its
@@ -141,6 +142,34 @@ export const ProductDetail = Type.Object(
   { $id: 'ProductDetail' },
 );
 
+const identifierFields = {
+  type: Type.Enum(IDENTIFIER_TYPES, { type: 'string', description: 'The kind of identifier: the parameter it was given in.' }),
+  value: Type.String({ description: 'The identifier as given.' }),
+};
+
+export const ProductLookup = Type.Object(
+  {
+    products: Type.Array(Type.Ref('Product'), {
+      description:
+        'The products matched, each once even when several identifiers match it, in the order of its first match (product ids first, then variant ids, then SKUs, each in the order given); exactly as the list shows them in the market.',
+    }),
+    matches: Type.Array(
+      Type.Object({
+        ...identifierFields,
+        product_id: Type.String({ description: 'The product matched, one of `products`.' }),
+        variant_id: nullable(Type.String(), 'The variant a variant id or SKU names; null for a product id.'),
+      }),
+      { description: 'What each identifier that matched something matched, once per identifier, in the order given.' },
+    ),
+    not_found: Type.Array(Type.Object(identifierFields), {
+      description: 'The identifiers that matched nothing, once each, in the order given: unknown, or of a draft or weighted product (never served).',
+    }),
+    context: Type.Ref('MarketContext'),
+    request_id: Type.String({ format: 'uuid' }),
+  },
+  { $id: 'ProductLookup' },
+);
+
 export const PublicApiError = Type.Object(
   {
     error: Type.Object(
@@ -156,7 +185,7 @@ export const PublicApiError = Type.Object(
   {
     $id: 'PublicApiError',
     description:
-      'Catalog error. Codes: REGION_NOT_FOUND (400, invalid or unserved market, including malformed locale/country/currency), INVALID_QUERY (400, invalid q/limit/offset/cursor, cursor combined with offset, or a cursor from another query or market), INVALID_HANDLE (400), PRODUCT_NOT_FOUND (404, unknown, draft or weighted), RATE_LIMITED (429), INTERNAL_ERROR (500). Bodies never contain stack traces, SQL or file paths.',
+      'Catalog error. Codes: REGION_NOT_FOUND (400, invalid or unserved market, including malformed locale/country/currency), INVALID_QUERY (400, invalid q/limit/offset/cursor, cursor combined with offset, a cursor from another query or market, or a lookup with no, too many or malformed identifiers), INVALID_HANDLE (400), PRODUCT_NOT_FOUND (404, unknown, draft or weighted), RATE_LIMITED (429), INTERNAL_ERROR (500). Bodies never contain stack traces, SQL or file paths.',
   },
 );
 
@@ -172,5 +201,6 @@ export const catalogSchemas = [
   MarketContext,
   ProductList,
   ProductDetail,
+  ProductLookup,
   PublicApiError,
 ];

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { CatalogService } from '../catalog/catalog-service.js';
 import { handleField } from '../catalog/handle.js';
 import { DEFAULT_LOCALE, LOCALES, LocaleCode } from '../catalog/locales.js';
+import { lookupFields, MAX_LOOKUP_IDENTIFIERS } from '../catalog/lookup.js';
 import { DEFAULT_COUNTRY } from '../catalog/market.js';
 import { filterFields, marketFields, queryFields } from '../catalog/query-schemas.js';
 import { publicApiErrors } from '../catalog/errors.js';
@@ -34,8 +35,8 @@ const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: f
 const MARKET_NOTE = `Market: country (ISO-2, default ${DEFAULT_COUNTRY}) picks the region; currency defaults to that region's and any other currency is REGION_NOT_FOUND; locale ${LOCALES.join(' or ')} (default ${DEFAULT_LOCALE}), falling back to ${DEFAULT_LOCALE}.`;
 
 /**
- * search_catalog, get_product and list_markets: read-only discovery over the same service
- * as REST. Built once; the MCP endpoint counts every request against the catalog limit.
+ * search_catalog, get_product, lookup_catalog and list_markets: read-only discovery over
+ * the same service as REST. Built once; the MCP endpoint counts every request against the catalog limit.
  */
 export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompiler): ToolDefinition[] {
   return [
@@ -70,6 +71,17 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       output: schemas.output(Type.Ref('ProductDetail')),
       annotations: READ_ONLY,
       run: async (args, { request }) => ({ ...(await inToolTerms(() => catalog.getProduct(args.handle, args))), request_id: request.id }),
+    }),
+
+    // The lookup's hints name only its arguments, which are the REST parameters' names: nothing to reword.
+    defineTool(publicApiErrors, {
+      name: 'lookup_catalog',
+      title: 'Look up products by id, variant id or SKU',
+      description: `Looks up published products by product_id, variant_id or sku (each a list), up to ${MAX_LOOKUP_IDENTIFIERS} identifiers of all kinds together per call. Returns each matched product once, as search_catalog shows it (variants, calculated price in the market, availability), what each identifier matched (matches: type, value, product_id, variant_id) and the identifiers that matched nothing (not_found: unknown, draft or weighted products). ${MARKET_NOTE} Use it to refresh the prices and availability of products or cart lines you already know.`,
+      input: schemas.input(Type.Object({ ...lookupFields, ...marketFields }, { additionalProperties: false })),
+      output: schemas.output(Type.Ref('ProductLookup')),
+      annotations: READ_ONLY,
+      run: (args, { request }) => ({ ...catalog.lookup(args), request_id: request.id }),
     }),
 
     defineTool(publicApiErrors, {

@@ -41,9 +41,12 @@ export const CatalogFilePrice = Type.Object(
   { additionalProperties: false },
 );
 
+/** The longest SKU; the batch lookup takes SKUs of the same bounds. */
+export const SKU_MAX_LENGTH = 100;
+
 export const CatalogFileVariant = Type.Object(
   {
-    sku: Type.String({ minLength: 1, maxLength: 100, description: 'Unique across the catalog; re-imports match variants by SKU.' }),
+    sku: Type.String({ minLength: 1, maxLength: SKU_MAX_LENGTH, description: 'Unique across the catalog; re-imports match variants by SKU.' }),
     options: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
       description: "One value per product option, in the product's option order.",
     }),

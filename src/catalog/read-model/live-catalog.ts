@@ -74,6 +74,8 @@ export class LiveCatalog {
   readonly #productById = new Map<string, CatalogProduct>();
   readonly #productByHandle = new Map<string, CatalogProduct>();
   readonly #variantById = new Map<string, CatalogVariant>();
+  /** SKUs are unique in the store (docs/decisions.md, Batch lookup), so one variant each. */
+  readonly #variantBySku = new Map<string, CatalogVariant>();
   readonly #search = new SearchIndex();
   /** Served products not in the search index yet: a full build indexes them after it is served. */
   readonly #unindexed = new Set<CatalogProduct>();
@@ -109,6 +111,10 @@ export class LiveCatalog {
 
   get variantById(): ReadonlyMap<string, CatalogVariant> {
     return this.#variantById;
+  }
+
+  get variantBySku(): ReadonlyMap<string, CatalogVariant> {
+    return this.#variantBySku;
   }
 
   get search(): SearchIndex {
@@ -227,17 +233,21 @@ export class LiveCatalog {
 
   #forget(product: CatalogProduct): void {
     this.#productById.delete(product.id);
-    // A handle or variant may already belong to a product applied earlier in this change.
+    // A handle, variant or SKU may already belong to a product applied earlier in this change.
     if (this.#productByHandle.get(product.handle) === product) this.#productByHandle.delete(product.handle);
     for (const variant of product.variants) {
       if (this.#variantById.get(variant.id) === variant) this.#variantById.delete(variant.id);
+      if (this.#variantBySku.get(variant.sku) === variant) this.#variantBySku.delete(variant.sku);
     }
   }
 
   #remember(product: CatalogProduct): void {
     this.#productById.set(product.id, product);
     this.#productByHandle.set(product.handle, product);
-    for (const variant of product.variants) this.#variantById.set(variant.id, variant);
+    for (const variant of product.variants) {
+      this.#variantById.set(variant.id, variant);
+      this.#variantBySku.set(variant.sku, variant);
+    }
   }
 
   /** Index of a product that is in the list, by binary search on the served order. */

@@ -6,6 +6,7 @@ import type { CatalogAnswers } from '../answers.js';
 import { catalogProblem, invalidHandle } from '../errors.js';
 import { DEFAULT_LOCALE, LOCALES } from '../locales.js';
 import { DEFAULT_COUNTRY } from '../market.js';
+import { LOOKUP_BOUNDS_RULE, lookupFields } from '../lookup.js';
 import { FILTER_RULE, filterFields, QUERY_BOUNDS_RULE } from '../query-schemas.js';
 
 const integerHeader = (description: string) => Type.Integer({ description });
@@ -87,6 +88,13 @@ export function catalogSchemaError(errors: FastifySchemaValidationError[], dataV
       `Use locale ${LOCALES.join(' or ')}, a two-letter country and a three-letter currency, e.g. locale=${DEFAULT_LOCALE}&country=${DEFAULT_COUNTRY}.`,
     );
   }
-  return catalogProblem('INVALID_QUERY', `Invalid query parameter: ${what}.`, Object.hasOwn(filterFields, field) ? `${FILTER_RULE}.` : `Bounds: ${QUERY_BOUNDS_RULE}.`);
+  return catalogProblem('INVALID_QUERY', `Invalid query parameter: ${what}.`, invalidQueryHint(field));
+}
+
+/** The rule of the parameter's kind: a filter's, a lookup's, or the list's bounds. */
+function invalidQueryHint(field: string): string {
+  if (Object.hasOwn(filterFields, field)) return `${FILTER_RULE}.`;
+  if (Object.hasOwn(lookupFields, field)) return `Bounds: ${LOOKUP_BOUNDS_RULE}.`;
+  return `Bounds: ${QUERY_BOUNDS_RULE}.`;
 }
 
