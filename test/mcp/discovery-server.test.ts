@@ -26,9 +26,9 @@ describe('POST /mcp: read-only product discovery', () => {
         assert.equal(mcp.client.getNegotiatedProtocolVersion(), pinCurrent ? '2026-07-28' : '2025-11-25');
       });
 
-      it('lists exactly the three discovery tools, all read-only with both schemas', async () => {
+      it('lists exactly the discovery tools, all read-only with both schemas', async () => {
         const { tools } = await mcp.client.listTools();
-        assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get_product', 'list_markets', 'search_catalog']);
+        assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get_product', 'list_markets', 'lookup_catalog', 'search_catalog']);
         for (const tool of tools) {
           assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
           assert.equal(tool.annotations?.destructiveHint, false, tool.name);
