@@ -13,6 +13,7 @@ import { CatalogReadModel } from './read-model/read-model.js';
 import { getProductRoute } from './routes/get-product.js';
 import { listProductsRoute } from './routes/list-products.js';
 import { catalogResponses } from './routes/shared.js';
+import { taxonomyRoutes } from './routes/taxonomy.js';
 import type { Store } from '../store/database.js';
 import type { RateLimitCheck } from '../http/rate-limit.js';
 
@@ -60,6 +61,7 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
         const kit = { answers, rateLimit, responses };
         listProductsRoute(routes, kit);
         getProductRoute(routes, kit);
+        taxonomyRoutes(routes, kit);
       },
       { prefix: '/public' },
     );
