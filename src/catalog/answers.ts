@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { CatalogCacheConfig } from '../config.js';
 import { serializeJson } from '../http/json-serializer.js';
 import { PreparedBody, type Caching } from '../http/prepared-body.js';
-import type { CatalogService, ListProductsInput, LookupInput } from './catalog-service.js';
+import type { CatalogService, ListProductsInput, LookupInput, TaxonomyInput } from './catalog-service.js';
 import type { Market, MarketInput } from './market.js';
 import type { CatalogProduct, LiveCatalog, Region } from './read-model/live-catalog.js';
 
@@ -26,7 +26,7 @@ interface PreparedAnswer {
   body: PreparedBody;
   region: Region;
   products: readonly WeakRef<CatalogProduct>[];
-  /** The catalog generation a list page is valid for (`ListRequest.generation`); undefined for a product's detail or a lookup, which have no ranking. */
+  /** The catalog generation a list page or a taxonomy list is valid for (`ListRequest.generation`, `TaxonomyRequest.generation`); undefined for a product's detail or a lookup, which have no ranking. */
   generation: number | undefined;
 }
 
@@ -87,6 +87,21 @@ export class CatalogAnswers {
     const kept = this.#answers.get(key);
     if (kept?.region === market.region && madeFrom(kept.products, products)) return kept.body;
     return this.#prepare(key, this.catalog.lookupResult(request), market.region, products, undefined);
+  }
+
+  /**
+   * The category tree or the collections with their product counts in a market. No
+   * product is shown, and the generation also moves when the regions or the taxonomy are
+   * replaced, so it alone says whether a kept list still holds.
+   */
+  taxonomy(list: 'categories' | 'collections', input: TaxonomyInput): PreparedBody {
+    const request = this.catalog.resolveTaxonomy(input);
+    const { market, filter, generation } = request;
+    const key = `${list}|${marketKey(market)}|${filter?.key ?? ''}`;
+    const kept = this.#answers.get(key);
+    if (kept?.generation === generation) return kept.body;
+    const { [list]: entries, context } = this.catalog.taxonomyLists(request);
+    return this.#prepare(key, { [list]: entries, context }, market.region, [], generation);
   }
 
   #prepare(key: string, result: object, region: Region, products: readonly CatalogProduct[], generation: number | undefined): PreparedBody {

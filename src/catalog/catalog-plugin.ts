@@ -14,6 +14,7 @@ import { getProductRoute } from './routes/get-product.js';
 import { listProductsRoute } from './routes/list-products.js';
 import { lookupProductsRoute } from './routes/lookup-products.js';
 import { catalogResponses } from './routes/shared.js';
+import { taxonomyRoutes } from './routes/taxonomy.js';
 import type { Store } from '../store/database.js';
 import type { RateLimitCheck } from '../http/rate-limit.js';
 
@@ -62,6 +63,7 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
         listProductsRoute(routes, kit);
         getProductRoute(routes, kit);
         lookupProductsRoute(routes, kit);
+        taxonomyRoutes(routes, kit);
       },
       { prefix: '/public' },
     );

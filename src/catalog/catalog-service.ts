@@ -12,6 +12,7 @@ import type { CatalogReadModel } from './read-model/read-model.js';
 import type { CatalogProduct, LiveCatalog, Region } from './read-model/live-catalog.js';
 import { words } from './read-model/text.js';
 import { renderProduct, type PublicProduct } from './render.js';
+import { TaxonomyCounter, type TaxonomyLists } from './taxonomy-listing.js';
 
 export interface ListProductsInput extends MarketInput, FilterInput {
   q?: string | undefined;
@@ -88,6 +89,23 @@ export interface LookupResult {
   context: MarketContext;
 }
 
+export interface TaxonomyInput extends MarketInput {
+  /** Count only the products available (or not) in the market, as the list's `available` filter. */
+  available?: boolean | undefined;
+}
+
+/** A taxonomy request resolved: the market, the filter its counts apply, and the catalog generation they depend on. */
+export interface TaxonomyRequest {
+  catalog: LiveCatalog;
+  market: Market;
+  filter: ProductFilter | undefined;
+  generation: number;
+}
+
+export interface TaxonomyResult extends TaxonomyLists {
+  context: MarketContext;
+}
+
 /**
  * Renderings kept: a page of a popular listing is rendered once and its JSON text reused
  * by every response that shows it. Bounded, so a huge catalog in many markets never
@@ -118,6 +136,7 @@ export class CatalogService {
     maxSize: RANKED_MATCHES_KEPT,
     sizeCalculation: (cached) => cached.ranking.count + 1,
   });
+  readonly #taxonomyCounts = new TaxonomyCounter();
 
   constructor(
     private readonly readModel: CatalogReadModel,
@@ -235,6 +254,23 @@ export class CatalogService {
   /** The products found, rendered exactly as a list renders them in the market. */
   lookupResult({ market, products, matches, notFound }: LookupRequest): LookupResult {
     return { products: products.map((product) => this.#render(product, market)), matches, not_found: notFound, context: marketContext(market) };
+  }
+
+  /** The category tree and the collections with their product counts in a market, as list_categories serves them. */
+  listTaxonomy(input: TaxonomyInput): TaxonomyResult {
+    return this.taxonomyLists(this.resolveTaxonomy(input));
+  }
+
+  /** Checks a taxonomy request and resolves it against the catalog as served now (CatalogAnswers keys the prepared lists on it). */
+  resolveTaxonomy(input: TaxonomyInput): TaxonomyRequest {
+    const catalog = this.readModel.catalog;
+    const market = resolveMarket(catalog, input);
+    const filter = resolveFilter({ available: input.available }, catalog.taxonomy, market.currency);
+    return { catalog, market, filter, generation: filter?.dependsOnOffers === true ? catalog.changeGeneration : catalog.rankingGeneration };
+  }
+
+  taxonomyLists({ catalog, market, filter, generation }: TaxonomyRequest): TaxonomyResult {
+    return { ...this.#taxonomyCounts.lists(catalog, market.locale, market.region, filter, generation), context: marketContext(market) };
   }
 
   /** A request's ranking, reused while the catalog generation it depends on stays (the catalog's own order needs no keeping). */

@@ -124,3 +124,10 @@ export const filterFields = {
     }),
   ),
 };
+
+/**
+ * The query of the taxonomy lists (GET /public/v1/categories and /collections, and
+ * list_categories): the market, and `available` to count only the products that can (or
+ * cannot) be bought in it.
+ */
+export const taxonomyFields = { ...marketFields, available: filterFields.available };

@@ -170,6 +170,55 @@ export const ProductLookup = Type.Object(
   { $id: 'ProductLookup' },
 );
 
+const PRODUCT_COUNT_MARKET =
+  'counted in the market of the request; with `available`, only the products available (or not) there, as the product list filter counts them';
+
+export const Category = Type.Object(
+  {
+    handle: Type.String({ description: 'Pass it as `category` to GET /public/v1/products to list the products in the category and below it.' }),
+    title: Type.String({ description: 'In the requested locale, falling back to English.' }),
+    parent: nullable(Type.String(), 'Handle of the parent category; null at the top of the tree.'),
+    depth: Type.Integer({ minimum: 0, description: '0 at the top of the tree, 1 for a child of a top-level category, and so on.' }),
+    product_count: Type.Integer({
+      minimum: 0,
+      description: `Products the catalog serves in the category or in any category below it, each counted once, ${PRODUCT_COUNT_MARKET}: the \`count\` of GET /public/v1/products?category={handle} with the same market and \`available\`.`,
+    }),
+  },
+  { $id: 'Category', description: 'A category of the tree, titled in the requested locale.' },
+);
+
+export const CategoryList = Type.Object(
+  {
+    categories: Type.Array(Type.Ref('Category'), {
+      description: 'Every category, in tree order: each parent before its children, siblings in the catalog\'s order. Empty when the catalog has no categories.',
+    }),
+    context: Type.Ref('MarketContext'),
+    request_id: Type.String({ format: 'uuid' }),
+  },
+  { $id: 'CategoryList' },
+);
+
+export const Collection = Type.Object(
+  {
+    handle: Type.String({ description: 'Pass it as `collection` to GET /public/v1/products to list the products of the collection.' }),
+    title: Type.String({ description: 'In the requested locale, falling back to English.' }),
+    product_count: Type.Integer({
+      minimum: 0,
+      description: `Products the catalog serves in the collection, ${PRODUCT_COUNT_MARKET}: the \`count\` of GET /public/v1/products?collection={handle} with the same market and \`available\`.`,
+    }),
+  },
+  { $id: 'Collection', description: 'A collection, titled in the requested locale.' },
+);
+
+export const CollectionList = Type.Object(
+  {
+    collections: Type.Array(Type.Ref('Collection'), { description: "Every collection, in the catalog's order. Empty when the catalog has none." }),
+    context: Type.Ref('MarketContext'),
+    request_id: Type.String({ format: 'uuid' }),
+  },
+  { $id: 'CollectionList' },
+);
+
 export const PublicApiError = Type.Object(
   {
     error: Type.Object(
@@ -202,5 +251,9 @@ export const catalogSchemas = [
   ProductList,
   ProductDetail,
   ProductLookup,
+  Category,
+  CategoryList,
+  Collection,
+  CollectionList,
   PublicApiError,
 ];

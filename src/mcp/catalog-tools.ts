@@ -4,7 +4,8 @@ import { handleField } from '../catalog/handle.js';
 import { DEFAULT_LOCALE, LOCALES, LocaleCode } from '../catalog/locales.js';
 import { lookupFields, MAX_LOOKUP_IDENTIFIERS } from '../catalog/lookup.js';
 import { DEFAULT_COUNTRY } from '../catalog/market.js';
-import { filterFields, marketFields, queryFields } from '../catalog/query-schemas.js';
+import { filterFields, marketFields, queryFields, taxonomyFields } from '../catalog/query-schemas.js';
+import { CategoryList, CollectionList } from '../catalog/schemas.js';
 import { publicApiErrors } from '../catalog/errors.js';
 import { HttpProblem } from '../http/problem.js';
 import type { ToolSchemaCompiler } from './json-schema.js';
@@ -35,8 +36,9 @@ const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: f
 const MARKET_NOTE = `Market: country (ISO-2, default ${DEFAULT_COUNTRY}) picks the region; currency defaults to that region's and any other currency is REGION_NOT_FOUND; locale ${LOCALES.join(' or ')} (default ${DEFAULT_LOCALE}), falling back to ${DEFAULT_LOCALE}.`;
 
 /**
- * search_catalog, get_product, lookup_catalog and list_markets: read-only discovery over
- * the same service as REST. Built once; the MCP endpoint counts every request against the catalog limit.
+ * search_catalog, get_product, lookup_catalog, list_markets and list_categories: read-only
+ * discovery over the same service as REST. Built once; the MCP endpoint counts every
+ * request against the catalog limit.
  */
 export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompiler): ToolDefinition[] {
   return [
@@ -94,6 +96,16 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       annotations: READ_ONLY,
       run: () => catalog.markets(),
     }),
+
+    defineTool(publicApiErrors, {
+      name: 'list_categories',
+      title: 'List categories and collections',
+      description: `Lists the catalog's category tree (in tree order, each parent before its children: handle, title in the locale, parent handle, depth) and its collections, each with product_count, the number of products in the market (a category counts the products of its subcategories too, each once). With available true, only products that can be bought in the market are counted; false, only the others. To browse one, pass its handle as category or collection to search_catalog. ${MARKET_NOTE}`,
+      input: schemas.input(Type.Object(taxonomyFields, { additionalProperties: false })),
+      output: schemas.output(TaxonomyListing),
+      annotations: READ_ONLY,
+      run: (args, { request }) => ({ ...catalog.listTaxonomy(args), request_id: request.id }),
+    }),
   ];
 }
 
@@ -109,6 +121,17 @@ const MarketList = Type.Object(
     ),
     default_market: Type.Object({ locale: LocaleCode, country: Type.String() }),
     locales: Type.Array(LocaleCode),
+  },
+  { additionalProperties: false },
+);
+
+/** The two taxonomy answers of REST in one: GET /public/v1/categories and GET /public/v1/collections. */
+const TaxonomyListing = Type.Object(
+  {
+    categories: CategoryList.properties.categories,
+    collections: CollectionList.properties.collections,
+    context: Type.Ref('MarketContext'),
+    request_id: CategoryList.properties.request_id,
   },
   { additionalProperties: false },
 );

@@ -16,7 +16,7 @@ import { shippingCurrenciesText, STANDARD_SHIPPING_ID } from '../sandbox/shippin
 
 /** The server instructions, told the deployment's limits (and the sandbox's, its cart currencies). */
 function catalogInstructions(config: Config): string {
-  return `Vetrina product discovery (read-only). Use search_catalog to find products by text (or browse newest first), get_product for one product by handle, lookup_catalog for up to ${MAX_LOOKUP_IDENTIFIERS} products at once by product id, variant id or SKU, list_markets for the regions, currencies and countries. Prices are major-unit amounts in the market's currency; availability tells whether a variant is purchasable. Stock quantities are never shown. Every request counts against the catalog rate limit (${catalogLimitInWords(config)}). To rehearse a purchase, use the sandbox MCP server at /mcp/sandbox.`;
+  return `Vetrina product discovery (read-only). Use search_catalog to find products by text (or browse newest first), get_product for one product by handle, lookup_catalog for up to ${MAX_LOOKUP_IDENTIFIERS} products at once by product id, variant id or SKU, list_markets for the regions, currencies and countries, list_categories for the category tree and the collections with their product counts. Prices are major-unit amounts in the market's currency; availability tells whether a variant is purchasable. Stock quantities are never shown. Every request counts against the catalog rate limit (${catalogLimitInWords(config)}). To rehearse a purchase, use the sandbox MCP server at /mcp/sandbox.`;
 }
 
 function sandboxInstructions(config: Config): string {
@@ -36,7 +36,7 @@ export const mcpPlugin = fp<{ config: Config }>(
       ...sandboxTools(app.sandbox, schemas),
     ];
     const common = { version: CONTRACT_VERSION, allowedHosts: config.mcpAllowedHosts, corsOrigins: config.corsOrigins };
-    const transport = `Streamable HTTP MCP endpoint (JSON-RPC 2.0), stateless: POST only (any other method is 405 with Allow: POST). Every request (initialize, tools/list, tools/call, ping, notifications) counts against the catalog rate limit (${catalogLimitInWords(config)}), one window per client IP shared with the catalog routes (GET /public/v1/products, /public/v1/products/{handle}, /public/v1/lookup) and both MCP servers; past it the answer is HTTP 429 with RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and Retry-After and a JSON-RPC error. A body that is not JSON is HTTP 400 with the JSON-RPC parse error (-32700). Host and Origin must be allowed hosts (MCP_ALLOWED_HOSTS): a malformed Host is 400, another host 403.`;
+    const transport = `Streamable HTTP MCP endpoint (JSON-RPC 2.0), stateless: POST only (any other method is 405 with Allow: POST). Every request (initialize, tools/list, tools/call, ping, notifications) counts against the catalog rate limit (${catalogLimitInWords(config)}), one window per client IP shared with the catalog routes (GET /public/v1/...) and both MCP servers; past it the answer is HTTP 429 with RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and Retry-After and a JSON-RPC error. A body that is not JSON is HTTP 400 with the JSON-RPC parse error (-32700). Host and Origin must be allowed hosts (MCP_ALLOWED_HOSTS): a malformed Host is 400, another host 403.`;
 
     await mcpEndpoints(app, app.catalogRateLimit, (scope) => {
       registerMcpEndpoint(scope, {
@@ -45,7 +45,7 @@ export const mcpPlugin = fp<{ config: Config }>(
         name: 'vetrina-catalog',
         instructions: catalogInstructions(config),
         summary: 'MCP server: read-only product discovery',
-        description: `${transport} Speaks protocol revision 2026-07-28 and serves 2025-11-25, 2025-06-18 and 2025-03-26 clients. Tools: search_catalog (query, market, limit, cursor), get_product (handle, market), lookup_catalog (product_id, variant_id, sku, market), list_markets. No credentials.`,
+        description: `${transport} Speaks protocol revision 2026-07-28 and serves 2025-11-25, 2025-06-18 and 2025-03-26 clients. Tools: search_catalog (query, market, filters, sort, limit, cursor), get_product (handle, market), lookup_catalog (product_id, variant_id, sku, market), list_markets, list_categories (market, available). No credentials.`,
         tools: discovery,
       });
       registerMcpEndpoint(scope, {
@@ -54,7 +54,7 @@ export const mcpPlugin = fp<{ config: Config }>(
         name: 'vetrina-sandbox',
         instructions: sandboxInstructions(config),
         summary: 'MCP server: simulated cart and checkout',
-        description: `${transport} Same revisions as /mcp. Tools: search_catalog, get_product, lookup_catalog, list_markets (with the shared public key or no key), create_sandbox_key, create_cart, get_cart, add_to_cart, remove_from_cart, set_shipping_address, list_shipping_options, select_shipping_option, checkout. The sandbox key travels in the HTTP Authorization header (Bearer) of each MCP request or, for clients that cannot set headers, in the sandbox_key argument of each cart tool (the header wins when both are present; a key in an argument ends up in the agent's transcript). A cart tool without a sufficient key returns a tool error naming the scope it needs. Cart tools also count against the REST cart limit (${cartLimitText(config.sandbox)}) and share the REST idempotency store. Nothing real is ever created.`,
+        description: `${transport} Same revisions as /mcp. Tools: search_catalog, get_product, lookup_catalog, list_markets, list_categories (with the shared public key or no key), create_sandbox_key, create_cart, get_cart, add_to_cart, remove_from_cart, set_shipping_address, list_shipping_options, select_shipping_option, checkout. The sandbox key travels in the HTTP Authorization header (Bearer) of each MCP request or, for clients that cannot set headers, in the sandbox_key argument of each cart tool (the header wins when both are present; a key in an argument ends up in the agent's transcript). A cart tool without a sufficient key returns a tool error naming the scope it needs. Cart tools also count against the REST cart limit (${cartLimitText(config.sandbox)}) and share the REST idempotency store. Nothing real is ever created.`,
         tools: sandbox,
       });
     });

@@ -110,7 +110,7 @@ ${markets.regions.map(
 <section>
 <h2>MCP servers</h2>
 <dl class="endpoints">
-<dt><a href="${links.mcp_catalog}">${links.mcp_catalog}</a></dt><dd>Read-only product discovery: <code>search_catalog</code>, <code>get_product</code>, <code>lookup_catalog</code>, <code>list_markets</code>. No key.</dd>
+<dt><a href="${links.mcp_catalog}">${links.mcp_catalog}</a></dt><dd>Read-only product discovery: <code>search_catalog</code>, <code>get_product</code>, <code>lookup_catalog</code>, <code>list_markets</code>, <code>list_categories</code>. No key.</dd>
 <dt><a href="${links.mcp_sandbox}">${links.mcp_sandbox}</a></dt><dd>The same tools plus a simulated cart and checkout. Get a key with <code>POST ${links.sandbox_keys}</code> (or the <code>create_sandbox_key</code> tool) and send it as <code>Authorization: Bearer</code>.</dd>
 </dl>
 <p>Claude Desktop, Claude Code, Cursor (<code>mcpServers</code>):</p>

@@ -44,7 +44,7 @@ describe('POST /mcp/sandbox: simulated cart and checkout tools', () => {
 
   it('lists the catalog tools, create_sandbox_key and every cart tool', async () => {
     const mcp = await connect();
-    assert.deepEqual(await mcp.toolNames(), [...CART_TOOLS, 'create_sandbox_key', 'get_product', 'list_markets', 'lookup_catalog', 'search_catalog'].sort());
+    assert.deepEqual(await mcp.toolNames(), [...CART_TOOLS, 'create_sandbox_key', 'get_product', 'list_categories', 'list_markets', 'lookup_catalog', 'search_catalog'].sort());
     const { tools } = await mcp.client.listTools();
     for (const tool of tools) {
       assert.ok(tool.outputSchema, `${tool.name} has an outputSchema`);

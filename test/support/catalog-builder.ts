@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type {
   CatalogFile,
+  CatalogFileCategory,
+  CatalogFileCollection,
   CatalogFileProduct,
   CatalogFileRegion,
   CatalogFileVariant,
@@ -48,16 +50,20 @@ export function skuVariants(variants: CatalogFileVariant[]): Pick<CatalogFilePro
   };
 }
 
-export interface ProductFields extends Partial<CatalogFileProduct> {
+export interface TitleFields {
   /** English title; defaults to the handle in words. */
   title?: string;
-  /** Italian title; no Italian translation when omitted. */
+  /** Italian title; no Italian translation (English is served) when omitted. */
   titleIt?: string;
 }
 
+const inWords = (handle: string) => handle.replace(/-/g, ' ');
+
+export interface ProductFields extends Partial<CatalogFileProduct>, TitleFields {}
+
 /** A published product with one variant (SKU derived from the handle) unless the fields say otherwise. */
 export function product(handle: string, fields: ProductFields = {}): CatalogFileProduct {
-  const { title = handle.replace(/-/g, ' '), titleIt, ...rest } = fields;
+  const { title = inWords(handle), titleIt, ...rest } = fields;
   return {
     handle,
     status: 'published',
@@ -71,6 +77,17 @@ export function product(handle: string, fields: ProductFields = {}): CatalogFile
     variants: [variant(handle.toUpperCase())],
     ...rest,
   };
+}
+
+const titles = (handle: string, { title = inWords(handle), titleIt }: TitleFields) => ({ en: title, ...(titleIt !== undefined && { it: titleIt }) });
+
+/** A category of the tree: at the top unless a parent is given. */
+export function category(handle: string, fields: TitleFields & { parent?: string } = {}): CatalogFileCategory {
+  return { handle, ...(fields.parent !== undefined && { parent: fields.parent }), titles: titles(handle, fields) };
+}
+
+export function collection(handle: string, fields: TitleFields = {}): CatalogFileCollection {
+  return { handle, titles: titles(handle, fields) };
 }
 
 export function catalog(products: CatalogFileProduct[], regions: CatalogFileRegion[] = REGIONS): CatalogFile {
