@@ -1,10 +1,14 @@
-import { newId } from '../lib/new-id.js';
+import { DEFAULT_LOCALE, textIn, type Locale } from '../catalog/locales.js';
+import { marketContext, resolveMarket, type Market, type MarketContext } from '../catalog/market.js';
 import { toMajorUnits } from '../catalog/read-model/pricing.js';
 import type { LiveCatalog } from '../catalog/read-model/live-catalog.js';
+import { variantDisplayName } from '../catalog/render.js';
+import { HttpProblem } from '../http/problem.js';
+import { newId } from '../lib/new-id.js';
 import type { Db } from '../store/database.js';
 import { requireScopeOr403, type SandboxPrincipal } from './auth.js';
-import { priceCart, sellability, type PricedCart } from './cart-pricing.js';
-import { findOwnedCart, insertCart, updateCart, type CartContents, type StoredCart } from './cart-store.js';
+import { priceCart, sellability, type PricedCart, type PricedLine } from './cart-pricing.js';
+import { findOwnedCart, insertCart, updateCart, type CartContents, type OpenedFor, type StoredCart } from './cart-store.js';
 import type { Clock } from './clock.js';
 import { cartIncomplete, cartNotFound, invalidRequest, variantNotPurchasable } from './errors.js';
 import { failIfRehearsed, refuseIfOutOfStockRehearsed, rehearsedContents, type Scenario } from './scenarios.js';
@@ -13,8 +17,10 @@ import {
   DEFAULT_CURRENCY,
   MAX_QUANTITY,
   type SandboxAddressInput,
+  type SandboxCartInput,
   type SandboxCartItemView,
   type SandboxItemInput,
+  type SandboxMarketCartItemView,
   type SandboxShippingOptionView,
 } from './schemas.js';
 import { CART_SCOPE, CHECKOUT_SCOPE } from './scopes.js';
@@ -25,7 +31,9 @@ export interface SandboxCartView {
   environment: 'sandbox';
   simulated: true;
   currency: string;
-  items: SandboxCartItemView[];
+  /** Only for a cart opened for a market, whose lines are then SandboxMarketCartItems. */
+  market?: MarketContext | null;
+  items: SandboxCartItemView[] | SandboxMarketCartItemView[];
   shipping_address?: SandboxAddressInput;
   shipping_option?: SandboxShippingOptionView;
   totals: { item_total: number; shipping_total: number; grand_total: number };
@@ -73,20 +81,31 @@ export class SandboxCartService {
     return scenario === undefined ? this : new SandboxCartService(this.deps, scenario);
   }
 
-  async createCart(principal: SandboxPrincipal, input: { currency?: string | undefined } = {}): Promise<SandboxCartView> {
+  async createCart(principal: SandboxPrincipal, input: SandboxCartInput = {}): Promise<SandboxCartView> {
     requireScopeOr403(principal, CART_SCOPE);
     failIfRehearsed(this.scenario, this.deps.cartRateLimit);
-    const currency = input.currency ?? DEFAULT_CURRENCY;
     const catalog = this.deps.catalog();
+    const country = input.country?.toUpperCase();
+    // docs/decisions.md, Cart market: a country resolves as in the catalog, so the cart is in the market the shopper saw.
+    const currency = country === undefined ? (input.currency ?? DEFAULT_CURRENCY) : catalogMarket(catalog, country, input.currency).currency;
     const supported = this.supportedCurrencies(catalog);
     if (!supported.includes(currency)) {
-      throw invalidRequest(`The sandbox sells in ${supported.join(', ')}; ${currency} is not one of them.`);
+      const whose = country === undefined ? '' : ` (the currency of country ${country})`;
+      throw invalidRequest(`The sandbox sells in ${supported.join(', ')}; ${currency}${whose} is not one of them.`);
     }
+    const { locale } = input;
+    const openedFor: OpenedFor | undefined =
+      country === undefined && locale === undefined ? undefined : { ...(country && { country }), ...(locale && { locale }) };
     const now = this.deps.clock();
     // Only stored keys can hold cart:write, so there is an expiry, and the cart shares it (docs/decisions.md, Keys).
     const cart = await insertCart(
       this.deps.db,
-      { id: newId('sandbox_cart'), keyId: principal.keyId, currency, contents: rehearsedContents<CartContents>(this.scenario, { items: [] }) },
+      {
+        id: newId('sandbox_cart'),
+        keyId: principal.keyId,
+        currency,
+        contents: rehearsedContents<CartContents>(this.scenario, { ...(openedFor && { opened_for: openedFor }), items: [] }),
+      },
       now,
       principal.expiresAt!,
     );
@@ -160,7 +179,7 @@ export class SandboxCartService {
         ...(priced.shipping ? [] : ['a shipping option']),
       ];
       if (missing.length > 0) throw cartIncomplete(missing);
-      return { ...render(cart, priced), status: 'ready_for_checkout' as const, checkout_url: null };
+      return { ...render(cart, priced, catalog), status: 'ready_for_checkout' as const, checkout_url: null };
     });
   }
 
@@ -198,7 +217,7 @@ export class SandboxCartService {
   }
 
   private view(cart: StoredCart, catalog: LiveCatalog): SandboxCartView {
-    return render(cart, this.price(cart, catalog));
+    return render(cart, this.price(cart, catalog), catalog);
   }
 
   /**
@@ -241,15 +260,35 @@ export class SandboxCartService {
   }
 }
 
-function render(cart: StoredCart, priced: PricedCart): SandboxCartView {
+/** The market a country resolves to in the catalog, refused in the sandbox's envelope when it does not resolve. */
+function catalogMarket(catalog: LiveCatalog, country: string, currency: string | undefined): Market {
+  try {
+    return resolveMarket(catalog, { country, currency });
+  } catch (error) {
+    if (error instanceof HttpProblem) throw invalidRequest(`${error.message} ${error.details.hint}`);
+    throw error;
+  }
+}
+
+/** Renders the cart priced from `catalog`, in the same synchronous pass as the pricing. */
+function render(cart: StoredCart, priced: PricedCart, catalog: LiveCatalog): SandboxCartView {
   const major = (minor: number) => toMajorUnits(minor, cart.currency);
-  const { shipping_address } = cart.contents;
+  const { shipping_address, opened_for } = cart.contents;
+  const line = ({ variant_id, quantity, unitPrice }: PricedLine): SandboxCartItemView => ({ variant_id, quantity, unit_price: major(unitPrice) });
+  const locale = opened_for?.locale ?? DEFAULT_LOCALE;
   return {
     id: cart.id,
     environment: 'sandbox',
     simulated: true,
     currency: cart.currency,
-    items: priced.lines.map((line) => ({ variant_id: line.variant_id, quantity: line.quantity, unit_price: major(line.unitPrice) })),
+    ...(opened_for && { market: pricingMarket(priced, cart.currency, locale) }),
+    items: opened_for
+      ? priced.lines.map((item) => ({
+          ...line(item),
+          ...describeLine(catalog, item.variant_id, locale),
+          line_total: major(item.unitPrice * item.quantity),
+        }))
+      : priced.lines.map(line),
     ...(shipping_address && { shipping_address }),
     ...(priced.shipping && { shipping_option: renderRate(priced.shipping) }),
     totals: {
@@ -257,6 +296,24 @@ function render(cart: StoredCart, priced: PricedCart): SandboxCartView {
       shipping_total: major(priced.shippingTotal),
       grand_total: major(priced.itemTotal + priced.shippingTotal),
     },
+  };
+}
+
+/** The market pricing a cart, in the shape the catalog echoes its own; null when no region sells the cart's currency any more. */
+function pricingMarket({ region, country }: PricedCart, currency: string, locale: Locale): MarketContext | null {
+  return region && country !== undefined ? marketContext({ locale, country, currency, region }) : null;
+}
+
+/** docs/decisions.md, Cart market: what a line of a cart opened for a market is, as the catalog shows it in the cart's locale. */
+function describeLine(catalog: LiveCatalog, variantId: string, locale: Locale) {
+  // The line was priced from this catalog in this synchronous pass, so its variant and product are there.
+  const variant = catalog.variantById.get(variantId)!;
+  const product = catalog.productById.get(variant.productId)!;
+  return {
+    product_handle: product.handle,
+    title: textIn(product, locale).title,
+    variant_display_name: variantDisplayName(variant),
+    thumbnail: product.thumbnail,
   };
 }
 
