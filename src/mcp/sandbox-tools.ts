@@ -15,6 +15,7 @@ import {
   SandboxAddress,
   SandboxCartAnswer,
   SandboxCartRequest,
+  SandboxItemQuantityRequest,
   SandboxItemRequest,
   SandboxKeyRequest,
   SandboxKeyResponse,
@@ -177,6 +178,19 @@ export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompil
       annotations: WRITES,
       run: ({ cart_id, idempotency_key, ...item }, { principal, carts }) =>
         idempotent(principal, `add_to_cart/${cart_id}`, idempotency_key, item, () => carts.addItem(principal, cart_id, item)),
+    }),
+
+    cartTool({
+      name: 'update_cart_item',
+      title: "Set a line's quantity in a sandbox cart",
+      description: `Sets the quantity (0 to ${MAX_QUANTITY}) of a variant already in the cart; 0 removes its line. A positive quantity needs a purchasable variant priced in the cart's market, as add_to_cart does (else sandbox_variant_not_purchasable); a variant that is not in the cart is sandbox_not_found (use add_to_cart).`,
+      scope: CART_SCOPE,
+      args: { cart_id: cartId, variant_id: variantId, ...SandboxItemQuantityRequest.properties, idempotency_key: idempotencyKeyArg },
+      annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
+      run: ({ cart_id, idempotency_key, variant_id, quantity }, { principal, carts }) =>
+        idempotent(principal, `update_cart_item/${cart_id}`, idempotency_key, { variant_id, quantity }, () =>
+          carts.setItemQuantity(principal, cart_id, variant_id, quantity),
+        ),
     }),
 
     cartTool({

@@ -1,16 +1,16 @@
 import { DEFAULT_LOCALE, textIn, type Locale } from '../catalog/locales.js';
 import { marketContext, resolveMarket, type Market, type MarketContext } from '../catalog/market.js';
 import { toMajorUnits } from '../catalog/read-model/pricing.js';
-import type { LiveCatalog } from '../catalog/read-model/live-catalog.js';
+import type { LiveCatalog, Region } from '../catalog/read-model/live-catalog.js';
 import { variantDisplayName } from '../catalog/render.js';
 import { HttpProblem } from '../http/problem.js';
 import { newId } from '../lib/new-id.js';
 import type { Db } from '../store/database.js';
 import { requireScopeOr403, type SandboxPrincipal } from './auth.js';
 import { priceCart, sellability, type PricedCart, type PricedLine } from './cart-pricing.js';
-import { findOwnedCart, insertCart, updateCart, type CartContents, type OpenedFor, type StoredCart } from './cart-store.js';
+import { findOwnedCart, insertCart, updateCart, type CartContents, type CartLine, type OpenedFor, type StoredCart } from './cart-store.js';
 import type { Clock } from './clock.js';
-import { cartIncomplete, cartNotFound, invalidRequest, variantNotPurchasable } from './errors.js';
+import { cartIncomplete, cartNotFound, invalidRequest, lineNotFound, variantNotPurchasable } from './errors.js';
 import { failIfRehearsed, refuseIfOutOfStockRehearsed, rehearsedContents, type Scenario } from './scenarios.js';
 import {
   CART_ID_PATTERN,
@@ -120,9 +120,7 @@ export class SandboxCartService {
   /** Adding a variant already in the cart adds to its quantity (docs/decisions.md, Cart market). */
   addItem(principal: SandboxPrincipal, cartId: string, item: SandboxItemInput): Promise<SandboxCartView> {
     return this.change(principal, cartId, (contents, priced, catalog) => {
-      refuseIfOutOfStockRehearsed(this.scenario, item.variant_id);
-      const sale = sellability(catalog, item.variant_id, priced.region);
-      if ('reason' in sale) throw variantNotPurchasable(sale.reason);
+      this.requirePurchasable(catalog, item.variant_id, priced.region);
       const current = contents.items.find((line) => line.variant_id === item.variant_id);
       const quantity = (current?.quantity ?? 0) + item.quantity;
       if (quantity > MAX_QUANTITY) {
@@ -135,12 +133,23 @@ export class SandboxCartService {
     });
   }
 
+  /**
+   * docs/decisions.md, Setting a quantity: a positive quantity is checked as an addition is
+   * (422), then the variant must be a line of the cart (404); 0 removes the line.
+   */
+  setItemQuantity(principal: SandboxPrincipal, cartId: string, variantId: string, quantity: number): Promise<SandboxCartView> {
+    return this.change(principal, cartId, (contents, priced, catalog) => {
+      if (quantity > 0) this.requirePurchasable(catalog, variantId, priced.region);
+      if (!contents.items.some((line) => line.variant_id === variantId)) throw lineNotFound(cartId, variantId);
+      const items =
+        quantity === 0 ? withoutVariant(contents.items, variantId) : contents.items.map((line) => (line.variant_id === variantId ? { ...line, quantity } : line));
+      return { ...contents, items };
+    });
+  }
+
   /** Removing a variant that is not in the cart changes nothing and is not an error (DELETE is idempotent). */
   removeItem(principal: SandboxPrincipal, cartId: string, variantId: string): Promise<SandboxCartView> {
-    return this.change(principal, cartId, (contents) => ({
-      ...contents,
-      items: contents.items.filter((line) => line.variant_id !== variantId),
-    }));
+    return this.change(principal, cartId, (contents) => ({ ...contents, items: withoutVariant(contents.items, variantId) }));
   }
 
   setShippingAddress(principal: SandboxPrincipal, cartId: string, address: SandboxAddressInput): Promise<SandboxCartView> {
@@ -181,6 +190,13 @@ export class SandboxCartService {
       if (missing.length > 0) throw cartIncomplete(missing);
       return { ...render(cart, priced, catalog), status: 'ready_for_checkout' as const, checkout_url: null };
     });
+  }
+
+  /** A variant a line may hold at a positive quantity (422 else), unless the call rehearses out_of_stock. */
+  private requirePurchasable(catalog: LiveCatalog, variantId: string, region: Region | undefined): void {
+    refuseIfOutOfStockRehearsed(this.scenario, variantId);
+    const sale = sellability(catalog, variantId, region);
+    if ('reason' in sale) throw variantNotPurchasable(sale.reason);
   }
 
   /** Currencies a cart can be opened in: sold by a region and with a shipping amount. */
@@ -268,6 +284,10 @@ function catalogMarket(catalog: LiveCatalog, country: string, currency: string |
     if (error instanceof HttpProblem) throw invalidRequest(`${error.message} ${error.details.hint}`);
     throw error;
   }
+}
+
+function withoutVariant(items: CartLine[], variantId: string): CartLine[] {
+  return items.filter((line) => line.variant_id !== variantId);
 }
 
 /** Renders the cart priced from `catalog`, in the same synchronous pass as the pricing. */

@@ -95,6 +95,17 @@ export const SandboxItemRequest = Type.Object(
   { $id: 'SandboxItemRequest', additionalProperties: false },
 );
 
+export const SandboxItemQuantityRequest = Type.Object(
+  {
+    quantity: Type.Integer({
+      minimum: 0,
+      maximum: MAX_QUANTITY,
+      description: `The line's new quantity, 0 to ${MAX_QUANTITY}; 0 removes the line.`,
+    }),
+  },
+  { $id: 'SandboxItemQuantityRequest', additionalProperties: false },
+);
+
 export const SandboxAddress = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 256 }),
@@ -267,7 +278,7 @@ export const SandboxError = Type.Object(
   {
     $id: 'SandboxError',
     description:
-      'Sandbox error. sandbox_unauthorized (401: no, malformed, unknown or expired key), sandbox_insufficient_scope (401 on explicit cart routes, 403 on checkout and the compatibility route; `scope` names the missing scope), sandbox_invalid_request (400), sandbox_not_found (404: unknown cart or another key\'s cart), sandbox_variant_not_purchasable (422), sandbox_cart_incomplete (422), sandbox_idempotency_mismatch (422), sandbox_rate_limited (429), sandbox_disabled (503), sandbox_unavailable (503: the store is unreachable; retry after `retry_after` seconds), sandbox_internal_error (500). Bodies never contain stack traces or SQL.',
+      'Sandbox error. sandbox_unauthorized (401: no, malformed, unknown or expired key), sandbox_insufficient_scope (401 on explicit cart routes, 403 on checkout and the compatibility route; `scope` names the missing scope), sandbox_invalid_request (400), sandbox_not_found (404: unknown cart or another key\'s cart; or, setting a quantity, a variant that is not in the cart), sandbox_variant_not_purchasable (422), sandbox_cart_incomplete (422), sandbox_idempotency_mismatch (422), sandbox_rate_limited (429), sandbox_disabled (503), sandbox_unavailable (503: the store is unreachable; retry after `retry_after` seconds), sandbox_internal_error (500). Bodies never contain stack traces or SQL.',
   },
 );
 
@@ -326,6 +337,7 @@ export const sandboxSchemas = [
   SandboxKeyResponse,
   SandboxCartRequest,
   SandboxItemRequest,
+  SandboxItemQuantityRequest,
   SandboxAddress,
   SandboxShippingOptionRequest,
   SandboxEmptyRequest,

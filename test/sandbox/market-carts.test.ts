@@ -241,6 +241,143 @@ describe('sandbox carts opened for a market (country, locale)', () => {
       assert.equal(cartFields.items[0].line_total, 35);
     });
   });
+
+  describe('POST /sandbox/v1/carts/{id}/items/{variant_id}', () => {
+    const setQuantity = (cartId: string, variantId: string, payload: unknown, headers: Record<string, string> = {}) =>
+      sandbox.call(token, 'POST', cartUrl(cartId, `/items/${encodeURIComponent(variantId)}`), payload, headers);
+
+    test("200 sets the line's quantity, down and up, and the totals follow", async () => {
+      const cart = await sandbox.newCart(token);
+      await add(cart.id, ids.OIL!, 5);
+      await add(cart.id, ids.TEN!, 1);
+      const down = await setQuantity(cart.id, ids.OIL!, { quantity: 2 });
+      assert.equal(down.statusCode, 200);
+      assert.deepEqual(down.data.items, [
+        { variant_id: ids.OIL, quantity: 2, unit_price: 16.5 },
+        { variant_id: ids.TEN, quantity: 1, unit_price: 0.1 },
+      ]);
+      assert.equal(down.data.totals.item_total, 33.1);
+      const up = await setQuantity(cart.id, ids.OIL!, { quantity: 99 });
+      assert.equal(up.data.items[0].quantity, 99);
+      assert.equal(up.data.totals.item_total, 1633.6);
+    });
+
+    test('200 with line_total following the quantity on a cart opened for a market', async () => {
+      const cart = await sandbox.newCart(token, { country: 'DE' });
+      await add(cart.id, ids['BEANS-250']!, 1);
+      const response = await setQuantity(cart.id, ids['BEANS-250']!, { quantity: 3 });
+      assert.equal(response.data.items[0].line_total, 25.5);
+      assert.deepEqual(response.data.market, market('DE', 'reg_eu'));
+    });
+
+    test('quantity 0 removes the line and leaves the others', async () => {
+      const cart = await sandbox.newCart(token);
+      await add(cart.id, ids.OIL!, 2);
+      await add(cart.id, ids.TEN!, 3);
+      const response = await setQuantity(cart.id, ids.OIL!, { quantity: 0 });
+      assert.equal(response.statusCode, 200);
+      assert.deepEqual(response.data.items, [{ variant_id: ids.TEN, quantity: 3, unit_price: 0.1 }]);
+      assert.deepEqual((await sandbox.call(token, 'GET', cartUrl(cart.id))).data.items, response.data.items);
+    });
+
+    test('400 for a quantity above 99, below 0, not an integer, missing, or with other properties; the cart is unchanged', async () => {
+      const cart = await sandbox.newCart(token);
+      await add(cart.id, ids.OIL!, 2);
+      for (const payload of [{ quantity: 100 }, { quantity: -1 }, { quantity: 1.5 }, { quantity: '2' }, {}, { quantity: 2, variant_id: ids.OIL }, undefined]) {
+        assertSandboxError(await setQuantity(cart.id, ids.OIL!, payload), 400, 'sandbox_invalid_request');
+      }
+      assertSandboxError(await setQuantity(cart.id, 'v'.repeat(129), { quantity: 1 }), 400, 'sandbox_invalid_request');
+      assert.equal((await sandbox.call(token, 'GET', cartUrl(cart.id))).data.items[0].quantity, 2);
+    });
+
+    test('404 sandbox_not_found for a variant that is not in the cart, at any quantity', async () => {
+      const cart = await sandbox.newCart(token);
+      await add(cart.id, ids.OIL!, 1);
+      for (const quantity of [1, 0]) {
+        const response = await setQuantity(cart.id, ids.TEN!, { quantity });
+        assertSandboxError(response, 404, 'sandbox_not_found');
+        assert.match(response.data.message, new RegExp(`no line for variant ${ids.TEN}`));
+      }
+      assertSandboxError(await setQuantity(cart.id, 'variant_does_not_exist', { quantity: 0 }), 404, 'sandbox_not_found');
+      assert.deepEqual((await sandbox.call(token, 'GET', cartUrl(cart.id))).data.items.length, 1);
+    });
+
+    test('422 sandbox_variant_not_purchasable for a positive quantity of a variant that cannot be added', async () => {
+      const cart = await sandbox.newCart(token);
+      for (const variantId of [ids['SOLD-OUT']!, 'variant_does_not_exist']) {
+        assertSandboxError(await setQuantity(cart.id, variantId, { quantity: 1 }), 422, 'sandbox_variant_not_purchasable');
+      }
+    });
+
+    test('the out_of_stock scenario refuses a positive quantity as it refuses an addition; 0 still removes the line', async () => {
+      const cart = await sandbox.newCart(token);
+      await add(cart.id, ids.OIL!, 2);
+      const scenario = { 'sandbox-scenario': 'out_of_stock' };
+      const refused = await setQuantity(cart.id, ids.OIL!, { quantity: 3 }, scenario);
+      assertSandboxError(refused, 422, 'sandbox_variant_not_purchasable');
+      assert.match(refused.data.message, /Simulated by the out_of_stock scenario/);
+      assert.equal((await sandbox.call(token, 'GET', cartUrl(cart.id))).data.items[0].quantity, 2);
+      const removed = await setQuantity(cart.id, ids.OIL!, { quantity: 0 }, scenario);
+      assert.equal(removed.statusCode, 200);
+      assert.deepEqual(removed.data.items, []);
+    });
+
+    test('line_total follows the unit price a price_changed cart shows', async () => {
+      const cart = await sandbox.newCart(token, { country: 'IT' });
+      await add(cart.id, ids.OIL!, 1);
+      const response = await setQuantity(cart.id, ids.OIL!, { quantity: 3 }, { 'sandbox-scenario': 'price_changed' });
+      assert.deepEqual([response.data.items[0].unit_price, response.data.items[0].line_total], [18.15, 54.45]);
+      assert.equal(response.data.totals.item_total, 54.45);
+    });
+
+    test('an Idempotency-Key replays the first answer; the same key with another quantity is 422 sandbox_idempotency_mismatch', async () => {
+      const cart = await sandbox.newCart(token);
+      await add(cart.id, ids.OIL!, 5);
+      const first = await setQuantity(cart.id, ids.OIL!, { quantity: 2 }, { 'idempotency-key': 'set-2' });
+      assert.equal(first.headers['idempotency-key'], 'set-2');
+      await add(cart.id, ids.OIL!, 1);
+      const retry = await setQuantity(cart.id, ids.OIL!, { quantity: 2 }, { 'idempotency-key': 'set-2' });
+      assert.equal(retry.statusCode, 200);
+      assert.equal(retry.headers['idempotent-replayed'], 'true');
+      assert.equal(retry.body, first.body);
+      // The replay changed nothing: the addition made after the first call stands.
+      assert.equal((await sandbox.call(token, 'GET', cartUrl(cart.id))).data.items[0].quantity, 3);
+      assertSandboxError(await setQuantity(cart.id, ids.OIL!, { quantity: 4 }, { 'idempotency-key': 'set-2' }), 422, 'sandbox_idempotency_mismatch');
+      // The key is scoped to the route with its variant: on another line it is a new request.
+      await add(cart.id, ids.TEN!, 1);
+      const otherLine = await setQuantity(cart.id, ids.TEN!, { quantity: 2 }, { 'idempotency-key': 'set-2' });
+      assert.equal(otherLine.statusCode, 200);
+      assert.equal(otherLine.headers['idempotent-replayed'], undefined);
+    });
+
+    test('a 404 is recorded and replayed under its Idempotency-Key too', async () => {
+      const cart = await sandbox.newCart(token);
+      const first = await setQuantity(cart.id, ids.OIL!, { quantity: 1 }, { 'idempotency-key': 'missing-line' });
+      assertSandboxError(first, 404, 'sandbox_not_found');
+      await add(cart.id, ids.OIL!, 1);
+      const retry = await setQuantity(cart.id, ids.OIL!, { quantity: 1 }, { 'idempotency-key': 'missing-line' });
+      assertSandboxError(retry, 404, 'sandbox_not_found');
+      assert.equal(retry.headers['idempotent-replayed'], 'true');
+    });
+  });
+});
+
+describe('setting a quantity counts against the cart limit', () => {
+  test('429 sandbox_rate_limited once the key has used its cart calls', async () => {
+    const sandbox = await startTestApp({ catalog: SANDBOX_PRODUCTS, config: { sandbox: { cartRateLimit: 3 } } });
+    try {
+      const token = await sandbox.newKey();
+      const cart = await sandbox.newCart(token);
+      const oil = await sandbox.variantId('OIL');
+      await sandbox.call(token, 'POST', `/sandbox/v1/carts/${cart.id}/items`, { variant_id: oil, quantity: 1 });
+      const last = await sandbox.call(token, 'POST', `/sandbox/v1/carts/${cart.id}/items/${oil}`, { quantity: 2 });
+      assert.equal(last.statusCode, 200);
+      assert.equal(last.headers['ratelimit-remaining'], '0');
+      assertSandboxError(await sandbox.call(token, 'POST', `/sandbox/v1/carts/${cart.id}/items/${oil}`, { quantity: 3 }), 429, 'sandbox_rate_limited');
+    } finally {
+      await sandbox.close();
+    }
+  });
 });
 
 describe('on the demo catalog', () => {

@@ -7,7 +7,7 @@ import { useTestApp } from '../support/test-app.js';
 
 const CART_ANSWER = [{ $ref: '#/components/schemas/SandboxCart' }, { $ref: '#/components/schemas/SandboxMarketCart' }];
 
-describe('carts opened for a market in /openapi.json', () => {
+describe('carts opened for a market and setting a quantity in /openapi.json', () => {
   const sandbox = useTestApp({ catalog: SANDBOX_PRODUCTS });
   let document: any;
   before(async () => {
@@ -20,6 +20,23 @@ describe('carts opened for a market in /openapi.json', () => {
     addFormats.default(ajv);
     return ajv.validate({ ...schema(component).properties[property], components: document.components }, value);
   };
+
+  test('POST /sandbox/v1/carts/{id}/items/{variant_id} takes a closed quantity body, 0 to 99, and an optional Idempotency-Key', () => {
+    const operation = document.paths['/sandbox/v1/carts/{id}/items/{variant_id}'].post;
+    assert.equal(operation.operationId, 'setSandboxCartItemQuantity');
+    assert.deepEqual(operation.security, [{ sandboxBearer: ['cart:write'] }]);
+    assert.deepEqual(operation.parameters.filter((p: any) => p.in === 'path').map((p: any) => p.name), ['id', 'variant_id']);
+    assert.ok(operation.parameters.some((p: any) => p.in === 'header' && p.name === 'idempotency-key' && !p.required));
+    assert.equal(operation.requestBody.required, true);
+    assert.equal(operation.requestBody.content['application/json'].schema.$ref, '#/components/schemas/SandboxItemQuantityRequest');
+    const body = schema('SandboxItemQuantityRequest');
+    assert.equal(body.additionalProperties, false);
+    assert.deepEqual(body.required, ['quantity']);
+    assert.deepEqual([body.properties.quantity.type, body.properties.quantity.minimum, body.properties.quantity.maximum], ['integer', 0, 99]);
+    assert.deepEqual(Object.keys(operation.responses).sort(), ['200', '400', '401', '404', '422', '429', '500', '503']);
+    for (const header of ['RateLimit-Limit', 'Idempotency-Key', 'Idempotent-Replayed']) assert.ok(operation.responses['200'].headers[header], header);
+    assert.match(operation.responses['404'].description, /not in the cart/);
+  });
 
   test('SandboxCartRequest takes country and locale; currency has no fixed default, since it follows country', () => {
     const request = schema('SandboxCartRequest');
@@ -37,7 +54,7 @@ describe('carts opened for a market in /openapi.json', () => {
         Object.entries(item).map(([method, operation]) => ({ name: `${method} ${path}`, responses: operation.responses as Record<string, any> })),
       )
       .filter(({ name }) => !name.endsWith('/shipping-options'));
-    assert.equal(answers.length, 8);
+    assert.equal(answers.length, 9);
     for (const { name, responses } of answers) {
       const success = Object.entries(responses).find(([status]) => status.startsWith('2'))![1];
       const answer = success.content['application/json'].schema;

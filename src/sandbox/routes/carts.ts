@@ -9,6 +9,7 @@ import {
   variantId,
   type SandboxAddress,
   type SandboxCartRequest,
+  type SandboxItemQuantityRequest,
   type SandboxItemRequest,
   type SandboxShippingOptionRequest,
 } from '../schemas.js';
@@ -44,6 +45,7 @@ type OnCart = { Params: Static<typeof CartParams> };
 
 const RemoveQuery = Type.Object({ variant_id: variantId('The variant to remove with all its quantity.') });
 
+const LineParams = Type.Object({ ...CartParams.properties, variant_id: variantId('The variant whose line to set: one of the cart\'s `items[].variant_id`.') });
 
 const NEEDS_CART_WRITE = `Needs ${CART_SCOPE} (else 401).`;
 
@@ -149,6 +151,32 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
       onRequest: cartWrite,
     },
     async (request) => cartsFor(services, request).removeItem(principalOf(request), request.params.id, request.query.variant_id),
+  );
+
+  app.post<{ Params: Static<typeof LineParams>; Body: Static<typeof SandboxItemQuantityRequest> }>(
+    '/v1/carts/:id/items/:variant_id',
+    {
+      schema: {
+        operationId: 'setSandboxCartItemQuantity',
+        tags: ['sandbox'],
+        summary: "Set a line's quantity",
+        description: `${NEEDS_CART_WRITE} Sets the quantity of the cart's line for the variant, 0 to ${MAX_QUANTITY}; 0 removes the line. A positive quantity is checked as an addition is: only a purchasable variant priced in the cart's market, else 422 sandbox_variant_not_purchasable. A variant that is not a line of the cart (as the cart answers it) is 404 sandbox_not_found: add it with POST /sandbox/v1/carts/{id}/items. Idempotency-Key is optional. ${IDEMPOTENCY_RULES}`,
+        security: [{ sandboxBearer: [CART_SCOPE] }],
+        params: LineParams,
+        headers: cartHeadersWithIdempotencyKey,
+        body: Type.Ref('SandboxItemQuantityRequest'),
+        response: cartChangeResponses(rateLimit, 200, 'The updated cart', {
+          400: `sandbox_invalid_request: quantity missing or not an integer 0 to ${MAX_QUANTITY}, variant_id outside 1 to ${VARIANT_ID_MAX_LENGTH} characters, extra properties, invalid Idempotency-Key, an unknown Sandbox-Scenario, or malformed JSON.`,
+          404: "sandbox_not_found: no such cart, another key's cart, or a variant that is not in the cart.",
+          422: `sandbox_variant_not_purchasable: a positive quantity of a variant that is unknown, draft, weighted, out of stock or has no price in the cart's market, or the out_of_stock scenario was asked for; or ${IDEMPOTENCY_MISMATCH}`,
+        }),
+      },
+      onRequest: cartWrite,
+    },
+    async (request, reply) =>
+      sendIdempotently(services, request, reply, 200, () =>
+        cartsFor(services, request).setItemQuantity(principalOf(request), request.params.id, request.params.variant_id, request.body.quantity),
+      ),
   );
 
   app.post<OnCart & { Body: Static<typeof SandboxAddress> }>(
