@@ -68,12 +68,17 @@ export function renderProduct(product: CatalogProduct, market: Market, taxonomy:
   };
 }
 
+/** The variant's option values in option order, e.g. "500 g / Whole bean"; null when the product has no options. */
+export function variantDisplayName(variant: CatalogVariant): string | null {
+  return variant.optionValues.length > 0 ? variant.optionValues.join(' / ') : null;
+}
+
 function renderVariant(product: CatalogProduct, variant: CatalogVariant, market: Market): PublicVariant {
   const price = minorPriceIn(variant, market.region);
   return {
     id: variant.id,
     sku: variant.sku,
-    display_name: variant.optionValues.length > 0 ? variant.optionValues.join(' / ') : null,
+    display_name: variantDisplayName(variant),
     options: product.optionNames.map((name, i) => ({ name, value: variant.optionValues[i]! })),
     price: price === null ? null : { amount: toMajorUnits(price, market.currency), currency: market.currency },
     availability: availabilityOf(variant),

@@ -90,7 +90,7 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       name: 'list_markets',
       title: 'List markets',
       description:
-        'Lists the regions the catalog sells in: id, name, currency and the countries each serves, plus the default market and the locales. Use it to choose country/currency for search_catalog, get_product and sandbox carts (a cart in a currency uses that currency\'s region).',
+        'Lists the regions the catalog sells in: id, name, currency and the countries each serves, plus the default market and the locales. Use it to choose country/currency for search_catalog, get_product and sandbox carts (create_cart takes the same country; a cart opened with a currency alone uses that currency\'s region).',
       input: schemas.input(Type.Object({}, { additionalProperties: false })),
       output: schemas.output(MarketList),
       annotations: READ_ONLY,

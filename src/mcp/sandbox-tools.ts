@@ -13,7 +13,9 @@ import {
   idempotencyKey,
   MAX_QUANTITY,
   SandboxAddress,
+  SandboxCartAnswer,
   SandboxCartRequest,
+  SandboxItemQuantityRequest,
   SandboxItemRequest,
   SandboxKeyRequest,
   SandboxKeyResponse,
@@ -56,7 +58,7 @@ interface CartCall {
  */
 export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompiler): ToolDefinition[] {
   const { config } = sandbox;
-  const cartOutput = schemas.output(Type.Ref('SandboxCart'));
+  const cartOutput = schemas.output(SandboxCartAnswer);
   const cartId = Type.String({ minLength: 1, maxLength: 64, description: 'The cart id from create_cart (`sandbox_cart_...`).' });
   const idempotencyKeyArg = Type.Optional(
     idempotencyKey(
@@ -149,7 +151,7 @@ export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompil
     cartTool({
       name: 'create_cart',
       title: 'Create a sandbox cart',
-      description: `Opens an empty simulated cart in a currency (default ${DEFAULT_CURRENCY}; ${shippingCurrenciesText(config.shippingAmounts)} as the catalog sells them). The cart's market is that currency's region (the region of ${DEFAULT_COUNTRY} where it sells the currency) until a shipping address in another country of that currency is set. Next: add_to_cart with a purchasable variant id from search_catalog or get_product.`,
+      description: `Opens an empty simulated cart in a currency (default ${DEFAULT_CURRENCY}; ${shippingCurrenciesText(config.shippingAmounts)} as the catalog sells them). Pass the country and locale you searched the catalog with: the cart is then priced as search_catalog and get_product showed that country (currency defaults to its region's; another currency, or a country no region serves, is sandbox_invalid_request), and every answer adds market and, per line, product_handle, title (in locale), variant_display_name, thumbnail and line_total, enough to show the cart. Without country the market is the currency's region (the region of ${DEFAULT_COUNTRY} where it sells the currency). A shipping address in another country whose region sells the cart's currency moves the cart there; any other address leaves its market as it is. Next: add_to_cart with a purchasable variant id from search_catalog or get_product.`,
       scope: CART_SCOPE,
       args: { ...SandboxCartRequest.properties, idempotency_key: idempotencyKeyArg },
       annotations: WRITES,
@@ -176,6 +178,19 @@ export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompil
       annotations: WRITES,
       run: ({ cart_id, idempotency_key, ...item }, { principal, carts }) =>
         idempotent(principal, `add_to_cart/${cart_id}`, idempotency_key, item, () => carts.addItem(principal, cart_id, item)),
+    }),
+
+    cartTool({
+      name: 'update_cart_item',
+      title: "Set a line's quantity in a sandbox cart",
+      description: `Sets the quantity (0 to ${MAX_QUANTITY}) of a variant already in the cart; 0 removes its line. A positive quantity needs a purchasable variant priced in the cart's market, as add_to_cart does (else sandbox_variant_not_purchasable); a variant that is not in the cart is sandbox_not_found (use add_to_cart).`,
+      scope: CART_SCOPE,
+      args: { cart_id: cartId, variant_id: variantId, ...SandboxItemQuantityRequest.properties, idempotency_key: idempotencyKeyArg },
+      annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
+      run: ({ cart_id, idempotency_key, variant_id, quantity }, { principal, carts }) =>
+        idempotent(principal, `update_cart_item/${cart_id}`, idempotency_key, { variant_id, quantity }, () =>
+          carts.setItemQuantity(principal, cart_id, variant_id, quantity),
+        ),
     }),
 
     cartTool({

@@ -5,17 +5,34 @@ import type { CartContents, CartLine } from './cart-store.js';
 import { changedUnitPrice } from './scenarios.js';
 import type { ShippingRate } from './shipping.js';
 
+/** The market that prices a cart: a served country and the region serving it. */
+export interface CartMarket {
+  country: string;
+  region: Region;
+}
+
 /**
- * docs/decisions.md, Cart market: the region of the address's country when it sells in the cart's
- * currency, else the region of the default country (IT) for its currency, else the
- * first region selling that currency. Undefined when no region sells it.
+ * docs/decisions.md, Cart market: the first of `countries` (the shipping address's, then the
+ * one the cart was opened for) whose region sells in the cart's currency, else the default
+ * country (IT) if its region does, else the first region selling the currency, priced as its
+ * first country. Undefined when no region serving a country sells the currency.
  */
-export function cartRegion(catalog: LiveCatalog, currency: string, country?: string): Region | undefined {
-  for (const candidate of [country, DEFAULT_COUNTRY]) {
-    const region = candidate === undefined ? undefined : catalog.regionByCountry.get(candidate);
-    if (region?.currency === currency) return region;
+export function cartMarket(catalog: LiveCatalog, currency: string, countries: readonly (string | undefined)[]): CartMarket | undefined {
+  for (const country of [...countries, DEFAULT_COUNTRY]) {
+    if (country === undefined) continue;
+    const region = catalog.regionByCountry.get(country);
+    if (region?.currency === currency) return { country, region };
   }
-  return catalog.regions.find((region) => region.currency === currency);
+  // In region order, then country order: a region an import left with no country is no market.
+  for (const [country, region] of catalog.regionByCountry) {
+    if (region.currency === currency) return { country, region };
+  }
+  return undefined;
+}
+
+/** The region of `cartMarket` for a cart whose only country is its address's, if any. */
+export function cartRegion(catalog: LiveCatalog, currency: string, country?: string): Region | undefined {
+  return cartMarket(catalog, currency, [country])?.region;
 }
 
 export type Sellability = { unitPrice: number } | { reason: string };
@@ -40,6 +57,8 @@ export interface PricedLine extends CartLine {
 
 export interface PricedCart {
   region: Region | undefined;
+  /** The served country whose market `region` is (docs/decisions.md, Cart market). */
+  country: string | undefined;
   /** The lines still sellable in the market, priced now. */
   lines: PricedLine[];
   /** The shipping options offered in the cart's currency, and the selected one if still offered. */
@@ -57,7 +76,8 @@ export function priceCart(
   contents: CartContents,
   rates: ShippingRate[],
 ): PricedCart {
-  const region = cartRegion(catalog, currency, contents.shipping_address?.country);
+  const market = cartMarket(catalog, currency, [contents.shipping_address?.country, contents.opened_for?.country]);
+  const region = market?.region;
   const lines: PricedLine[] = [];
   for (const line of contents.items) {
     const sale = sellability(catalog, line.variant_id, region);
@@ -66,6 +86,7 @@ export function priceCart(
   const shipping = rates.find((rate) => rate.id === contents.shipping_option_id);
   return {
     region,
+    country: market?.country,
     lines,
     rates,
     shipping,

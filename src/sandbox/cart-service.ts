@@ -1,20 +1,26 @@
-import { newId } from '../lib/new-id.js';
+import { DEFAULT_LOCALE, textIn, type Locale } from '../catalog/locales.js';
+import { marketContext, resolveMarket, type Market, type MarketContext } from '../catalog/market.js';
 import { toMajorUnits } from '../catalog/read-model/pricing.js';
-import type { LiveCatalog } from '../catalog/read-model/live-catalog.js';
+import type { LiveCatalog, Region } from '../catalog/read-model/live-catalog.js';
+import { variantDisplayName } from '../catalog/render.js';
+import { HttpProblem } from '../http/problem.js';
+import { newId } from '../lib/new-id.js';
 import type { Db } from '../store/database.js';
 import { requireScopeOr403, type SandboxPrincipal } from './auth.js';
-import { priceCart, sellability, type PricedCart } from './cart-pricing.js';
-import { findOwnedCart, insertCart, updateCart, type CartContents, type StoredCart } from './cart-store.js';
+import { priceCart, sellability, type PricedCart, type PricedLine } from './cart-pricing.js';
+import { findOwnedCart, insertCart, updateCart, type CartContents, type CartLine, type OpenedFor, type StoredCart } from './cart-store.js';
 import type { Clock } from './clock.js';
-import { cartIncomplete, cartNotFound, invalidRequest, variantNotPurchasable } from './errors.js';
+import { cartIncomplete, cartNotFound, invalidRequest, lineNotFound, variantNotPurchasable } from './errors.js';
 import { failIfRehearsed, refuseIfOutOfStockRehearsed, rehearsedContents, type Scenario } from './scenarios.js';
 import {
   CART_ID_PATTERN,
   DEFAULT_CURRENCY,
   MAX_QUANTITY,
   type SandboxAddressInput,
+  type SandboxCartInput,
   type SandboxCartItemView,
   type SandboxItemInput,
+  type SandboxMarketCartItemView,
   type SandboxShippingOptionView,
 } from './schemas.js';
 import { CART_SCOPE, CHECKOUT_SCOPE } from './scopes.js';
@@ -25,7 +31,9 @@ export interface SandboxCartView {
   environment: 'sandbox';
   simulated: true;
   currency: string;
-  items: SandboxCartItemView[];
+  /** Only for a cart opened for a market, whose lines are then SandboxMarketCartItems. */
+  market?: MarketContext | null;
+  items: SandboxCartItemView[] | SandboxMarketCartItemView[];
   shipping_address?: SandboxAddressInput;
   shipping_option?: SandboxShippingOptionView;
   totals: { item_total: number; shipping_total: number; grand_total: number };
@@ -73,20 +81,31 @@ export class SandboxCartService {
     return scenario === undefined ? this : new SandboxCartService(this.deps, scenario);
   }
 
-  async createCart(principal: SandboxPrincipal, input: { currency?: string | undefined } = {}): Promise<SandboxCartView> {
+  async createCart(principal: SandboxPrincipal, input: SandboxCartInput = {}): Promise<SandboxCartView> {
     requireScopeOr403(principal, CART_SCOPE);
     failIfRehearsed(this.scenario, this.deps.cartRateLimit);
-    const currency = input.currency ?? DEFAULT_CURRENCY;
     const catalog = this.deps.catalog();
+    const country = input.country?.toUpperCase();
+    // docs/decisions.md, Cart market: a country resolves as in the catalog, so the cart is in the market the shopper saw.
+    const currency = country === undefined ? (input.currency ?? DEFAULT_CURRENCY) : catalogMarket(catalog, country, input.currency).currency;
     const supported = this.supportedCurrencies(catalog);
     if (!supported.includes(currency)) {
-      throw invalidRequest(`The sandbox sells in ${supported.join(', ')}; ${currency} is not one of them.`);
+      const whose = country === undefined ? '' : ` (the currency of country ${country})`;
+      throw invalidRequest(`The sandbox sells in ${supported.join(', ')}; ${currency}${whose} is not one of them.`);
     }
+    const { locale } = input;
+    const openedFor: OpenedFor | undefined =
+      country === undefined && locale === undefined ? undefined : { ...(country && { country }), ...(locale && { locale }) };
     const now = this.deps.clock();
     // Only stored keys can hold cart:write, so there is an expiry, and the cart shares it (docs/decisions.md, Keys).
     const cart = await insertCart(
       this.deps.db,
-      { id: newId('sandbox_cart'), keyId: principal.keyId, currency, contents: rehearsedContents<CartContents>(this.scenario, { items: [] }) },
+      {
+        id: newId('sandbox_cart'),
+        keyId: principal.keyId,
+        currency,
+        contents: rehearsedContents<CartContents>(this.scenario, { ...(openedFor && { opened_for: openedFor }), items: [] }),
+      },
       now,
       principal.expiresAt!,
     );
@@ -101,9 +120,7 @@ export class SandboxCartService {
   /** Adding a variant already in the cart adds to its quantity (docs/decisions.md, Cart market). */
   addItem(principal: SandboxPrincipal, cartId: string, item: SandboxItemInput): Promise<SandboxCartView> {
     return this.change(principal, cartId, (contents, priced, catalog) => {
-      refuseIfOutOfStockRehearsed(this.scenario, item.variant_id);
-      const sale = sellability(catalog, item.variant_id, priced.region);
-      if ('reason' in sale) throw variantNotPurchasable(sale.reason);
+      this.requirePurchasable(catalog, item.variant_id, priced.region);
       const current = contents.items.find((line) => line.variant_id === item.variant_id);
       const quantity = (current?.quantity ?? 0) + item.quantity;
       if (quantity > MAX_QUANTITY) {
@@ -116,12 +133,23 @@ export class SandboxCartService {
     });
   }
 
+  /**
+   * docs/decisions.md, Setting a quantity: a positive quantity is checked as an addition is
+   * (422), then the variant must be a line of the cart (404); 0 removes the line.
+   */
+  setItemQuantity(principal: SandboxPrincipal, cartId: string, variantId: string, quantity: number): Promise<SandboxCartView> {
+    return this.change(principal, cartId, (contents, priced, catalog) => {
+      if (quantity > 0) this.requirePurchasable(catalog, variantId, priced.region);
+      if (!contents.items.some((line) => line.variant_id === variantId)) throw lineNotFound(cartId, variantId);
+      const items =
+        quantity === 0 ? withoutVariant(contents.items, variantId) : contents.items.map((line) => (line.variant_id === variantId ? { ...line, quantity } : line));
+      return { ...contents, items };
+    });
+  }
+
   /** Removing a variant that is not in the cart changes nothing and is not an error (DELETE is idempotent). */
   removeItem(principal: SandboxPrincipal, cartId: string, variantId: string): Promise<SandboxCartView> {
-    return this.change(principal, cartId, (contents) => ({
-      ...contents,
-      items: contents.items.filter((line) => line.variant_id !== variantId),
-    }));
+    return this.change(principal, cartId, (contents) => ({ ...contents, items: withoutVariant(contents.items, variantId) }));
   }
 
   setShippingAddress(principal: SandboxPrincipal, cartId: string, address: SandboxAddressInput): Promise<SandboxCartView> {
@@ -160,8 +188,15 @@ export class SandboxCartService {
         ...(priced.shipping ? [] : ['a shipping option']),
       ];
       if (missing.length > 0) throw cartIncomplete(missing);
-      return { ...render(cart, priced), status: 'ready_for_checkout' as const, checkout_url: null };
+      return { ...render(cart, priced, catalog), status: 'ready_for_checkout' as const, checkout_url: null };
     });
+  }
+
+  /** A variant a line may hold at a positive quantity (422 else), unless the call rehearses out_of_stock. */
+  private requirePurchasable(catalog: LiveCatalog, variantId: string, region: Region | undefined): void {
+    refuseIfOutOfStockRehearsed(this.scenario, variantId);
+    const sale = sellability(catalog, variantId, region);
+    if ('reason' in sale) throw variantNotPurchasable(sale.reason);
   }
 
   /** Currencies a cart can be opened in: sold by a region and with a shipping amount. */
@@ -198,7 +233,7 @@ export class SandboxCartService {
   }
 
   private view(cart: StoredCart, catalog: LiveCatalog): SandboxCartView {
-    return render(cart, this.price(cart, catalog));
+    return render(cart, this.price(cart, catalog), catalog);
   }
 
   /**
@@ -241,15 +276,39 @@ export class SandboxCartService {
   }
 }
 
-function render(cart: StoredCart, priced: PricedCart): SandboxCartView {
+/** The market a country resolves to in the catalog, refused in the sandbox's envelope when it does not resolve. */
+function catalogMarket(catalog: LiveCatalog, country: string, currency: string | undefined): Market {
+  try {
+    return resolveMarket(catalog, { country, currency });
+  } catch (error) {
+    if (error instanceof HttpProblem) throw invalidRequest(`${error.message} ${error.details.hint}`);
+    throw error;
+  }
+}
+
+function withoutVariant(items: CartLine[], variantId: string): CartLine[] {
+  return items.filter((line) => line.variant_id !== variantId);
+}
+
+/** Renders the cart priced from `catalog`, in the same synchronous pass as the pricing. */
+function render(cart: StoredCart, priced: PricedCart, catalog: LiveCatalog): SandboxCartView {
   const major = (minor: number) => toMajorUnits(minor, cart.currency);
-  const { shipping_address } = cart.contents;
+  const { shipping_address, opened_for } = cart.contents;
+  const line = ({ variant_id, quantity, unitPrice }: PricedLine): SandboxCartItemView => ({ variant_id, quantity, unit_price: major(unitPrice) });
+  const locale = opened_for?.locale ?? DEFAULT_LOCALE;
   return {
     id: cart.id,
     environment: 'sandbox',
     simulated: true,
     currency: cart.currency,
-    items: priced.lines.map((line) => ({ variant_id: line.variant_id, quantity: line.quantity, unit_price: major(line.unitPrice) })),
+    ...(opened_for && { market: pricingMarket(priced, cart.currency, locale) }),
+    items: opened_for
+      ? priced.lines.map((item) => ({
+          ...line(item),
+          ...describeLine(catalog, item.variant_id, locale),
+          line_total: major(item.unitPrice * item.quantity),
+        }))
+      : priced.lines.map(line),
     ...(shipping_address && { shipping_address }),
     ...(priced.shipping && { shipping_option: renderRate(priced.shipping) }),
     totals: {
@@ -257,6 +316,24 @@ function render(cart: StoredCart, priced: PricedCart): SandboxCartView {
       shipping_total: major(priced.shippingTotal),
       grand_total: major(priced.itemTotal + priced.shippingTotal),
     },
+  };
+}
+
+/** The market pricing a cart, in the shape the catalog echoes its own; null when no region sells the cart's currency any more. */
+function pricingMarket({ region, country }: PricedCart, currency: string, locale: Locale): MarketContext | null {
+  return region && country !== undefined ? marketContext({ locale, country, currency, region }) : null;
+}
+
+/** docs/decisions.md, Cart market: what a line of a cart opened for a market is, as the catalog shows it in the cart's locale. */
+function describeLine(catalog: LiveCatalog, variantId: string, locale: Locale) {
+  // The line was priced from this catalog in this synchronous pass, so its variant and product are there.
+  const variant = catalog.variantById.get(variantId)!;
+  const product = catalog.productById.get(variant.productId)!;
+  return {
+    product_handle: product.handle,
+    title: textIn(product, locale).title,
+    variant_display_name: variantDisplayName(variant),
+    thumbnail: product.thumbnail,
   };
 }
 

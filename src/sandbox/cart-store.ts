@@ -1,3 +1,4 @@
+import type { Locale } from '../catalog/locales.js';
 import type { Db } from '../store/database.js';
 import type { SandboxAddressInput } from './schemas.js';
 
@@ -6,8 +7,18 @@ export interface CartLine {
   quantity: number;
 }
 
+/**
+ * The market a cart was opened for (`country`, `locale` or both on creation); a cart opened
+ * with a currency alone has none and answers as the contract's SandboxCart.
+ */
+export interface OpenedFor {
+  country?: string;
+  locale?: Locale;
+}
+
 /** What a cart stores: its choices, never prices (those come from the catalog on each read). */
 export interface CartContents {
+  opened_for?: OpenedFor;
   items: CartLine[];
   shipping_address?: SandboxAddressInput;
   shipping_option_id?: string;

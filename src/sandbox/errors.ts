@@ -63,6 +63,11 @@ export function cartNotFound(cartId: string): HttpProblem {
   return new HttpProblem(404, 'sandbox_not_found', `No cart ${cartId} belongs to this key.`);
 }
 
+/** Setting the quantity of a variant the cart does not hold (docs/decisions.md, Setting a quantity). */
+export function lineNotFound(cartId: string, variantId: string): HttpProblem {
+  return new HttpProblem(404, 'sandbox_not_found', `Cart ${cartId} has no line for variant ${variantId}; add it first.`);
+}
+
 export function invalidRequest(message: string): HttpProblem {
   return new HttpProblem(400, 'sandbox_invalid_request', message);
 }

@@ -22,7 +22,7 @@ export const PRICE_CHANGE_PERCENT = 10;
 const DESCRIPTIONS: Record<Scenario, string> = {
   unavailable: `503 sandbox_unavailable with Retry-After: ${SIMULATED_RETRY_AFTER_SECONDS}, as while the sandbox store is unreachable. Nothing is changed.`,
   rate_limited: `429 sandbox_rate_limited with Retry-After: ${SIMULATED_RETRY_AFTER_SECONDS} and the RateLimit headers (RateLimit-Limit the configured limit, RateLimit-Remaining 0, RateLimit-Reset ${SIMULATED_RETRY_AFTER_SECONDS}). Nothing is changed, and the real rate-limit counters are not touched: the call counts once, like any other.`,
-  out_of_stock: `Adding an item (POST /sandbox/v1/carts/{id}/items, the add_item action, the add_to_cart tool) answers 422 sandbox_variant_not_purchasable, as for an out-of-stock variant, and changes nothing. The catalog is not touched; calls that add nothing answer as usual.`,
+  out_of_stock: `Adding an item (POST /sandbox/v1/carts/{id}/items, the add_item action, the add_to_cart tool) or setting a positive quantity (POST /sandbox/v1/carts/{id}/items/{variant_id}, the update_cart_item tool) answers 422 sandbox_variant_not_purchasable, as for an out-of-stock variant, and changes nothing. The catalog is not touched; calls that add nothing answer as usual.`,
   price_changed: `From this call's answer on, every unit price of this cart is ${PRICE_CHANGE_PERCENT}% above the live catalog price (rounded half up to the minor unit, at least one minor unit more), totals and checkout included. Only this cart changes; the catalog and other carts do not. It takes effect only if the call succeeds; asking again changes nothing more.`,
 };
 
@@ -74,7 +74,7 @@ export function failIfRehearsed(scenario: Scenario | undefined, rateLimit: numbe
   }
 }
 
-/** out_of_stock refuses the variant being added, as the cart refuses one that is out of stock. */
+/** out_of_stock refuses the variant being added or raised, as the cart refuses one that is out of stock. */
 export function refuseIfOutOfStockRehearsed(scenario: Scenario | undefined, variantId: string): void {
   if (scenario === 'out_of_stock') {
     throw new SimulatedFailure(422, 'sandbox_variant_not_purchasable', `Simulated by the out_of_stock scenario: variant ${variantId} is out of stock.`);

@@ -1,4 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { DEFAULT_LOCALE, LOCALES } from '../catalog/locales.js';
+import { DEFAULT_COUNTRY } from '../catalog/market.js';
 import { SANDBOX_ERROR_CODES } from './errors.js';
 import { KEY_LIFETIME_HOURS } from './keys.js';
 import { KEY_SCENARIOS, SCENARIOS } from './scenarios.js';
@@ -58,13 +60,30 @@ export const SandboxKeyResponse = Type.Object(
   { $id: 'SandboxKeyResponse' },
 );
 
+/** How the sandbox docs name a cart opened for a market, whose answers say more than the contract's. */
+const MARKET_CART = 'A cart opened with `country` or `locale` answers as SandboxMarketCart';
+
 export const SandboxCartRequest = Type.Object(
   {
     currency: Type.Optional(
       Type.String({
         pattern: '^[A-Z]{3}$',
-        default: DEFAULT_CURRENCY,
-        description: `The cart currency (ISO 4217), default ${DEFAULT_CURRENCY}. It must be sold by a catalog region and have a configured sandbox shipping amount, else 400.`,
+        // No `default`: it depends on `country`, and generated clients would send a fixed one.
+        examples: [DEFAULT_CURRENCY],
+        description: `The cart currency (ISO 4217): default the currency of \`country\`'s region when \`country\` is given, else ${DEFAULT_CURRENCY}. It must be sold by a catalog region and have a configured sandbox shipping amount, and with \`country\` be the currency of that country's region, else 400.`,
+      }),
+    ),
+    country: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z]{2}$',
+        examples: [DEFAULT_COUNTRY],
+        description: `The shopper's country (ISO 3166-1 alpha-2, case-insensitive, echoed upper-case in \`market\`): the cart is priced in the market of the region serving it, as the catalog shows that \`country\`, until a shipping address moves it (see SandboxAddress). A country no catalog region serves is 400. ${MARKET_CART}.`,
+      }),
+    ),
+    locale: Type.Optional(
+      Type.Enum([...LOCALES], {
+        type: 'string',
+        description: `The language of the lines' titles, ${LOCALES.join(' or ')} (default ${DEFAULT_LOCALE}), falling back to ${DEFAULT_LOCALE} where a product has no translation, as in the catalog. ${MARKET_CART}.`,
       }),
     ),
   },
@@ -74,6 +93,17 @@ export const SandboxCartRequest = Type.Object(
 export const SandboxItemRequest = Type.Object(
   { variant_id: variantId(), quantity: Quantity },
   { $id: 'SandboxItemRequest', additionalProperties: false },
+);
+
+export const SandboxItemQuantityRequest = Type.Object(
+  {
+    quantity: Type.Integer({
+      minimum: 0,
+      maximum: MAX_QUANTITY,
+      description: `The line's new quantity, 0 to ${MAX_QUANTITY}; 0 removes the line.`,
+    }),
+  },
+  { $id: 'SandboxItemQuantityRequest', additionalProperties: false },
 );
 
 export const SandboxAddress = Type.Object(
@@ -94,7 +124,7 @@ export const SandboxAddress = Type.Object(
     $id: 'SandboxAddress',
     additionalProperties: false,
     description:
-      "A simulated shipping address. When a catalog region serves its country and sells in the cart's currency, that region becomes the cart's market (its region-specific prices apply).",
+      "A simulated shipping address. When a catalog region serves its country and sells in the cart's currency, that region becomes the cart's market (its region-specific prices apply). Any other country is accepted too, and leaves the cart in the market it was opened for.",
   },
 );
 
@@ -190,10 +220,44 @@ export const SandboxCart = Type.Object(
   },
   {
     $id: 'SandboxCart',
-    description:
-      "A simulated cart. Its market is the region of its currency (the region of IT for EUR), or the shipping address's region once one is set and sells in that currency. Unit prices and totals are recalculated from the live catalog on every read and change; a line whose variant stops being purchasable or priced in the market is left out, and removed for good by the next change to the cart.",
+    description: `A simulated cart. Its market is the region of its shipping address's country when that region sells in the cart's currency; else the region of the country it was opened for (\`country\`); else its currency's region (the region of ${DEFAULT_COUNTRY} when it sells the currency). Unit prices and totals are recalculated from the live catalog on every read and change; a line whose variant stops being purchasable or priced in the market is left out, and removed for good by the next change to the cart. ${MARKET_CART}: the same fields, plus the market and what each line is.`,
   },
 );
+
+const nullableText = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+
+export const SandboxMarketCartItem = Type.Object(
+  {
+    ...SandboxCartItem.properties,
+    product_handle: Type.String({ description: "The product's handle, as in /public/v1/products/{handle}." }),
+    title: Type.String({ description: `The product's title in the cart's locale, falling back to ${DEFAULT_LOCALE}.` }),
+    variant_display_name: nullableText("The variant's option values in option order, as the catalog's `display_name`; null when the product has no options."),
+    thumbnail: nullableText("The product's image address; null when there is none."),
+    line_total: Type.Number({ minimum: 0, description: 'unit_price × quantity, computed in integer minor units and served in major units.' }),
+  },
+  { $id: 'SandboxMarketCartItem', description: 'A line of a SandboxMarketCart: a SandboxCartItem that also says what it is, so it can be shown as it is.' },
+);
+
+export const SandboxMarketCart = Type.Object(
+  {
+    ...SandboxCart.properties,
+    items: Type.Array(Type.Ref('SandboxMarketCartItem')),
+    market: Type.Union([Type.Ref('MarketContext'), Type.Null()], {
+      description:
+        "The market pricing the cart now, in the shape of the catalog's `context`: the cart's locale, its currency, and the country and region that set its prices (the shipping address's once it moves the cart). Null when no region sells the cart's currency any more.",
+    }),
+  },
+  {
+    $id: 'SandboxMarketCart',
+    description: 'A SandboxCart opened for a market (`country` or `locale` on creation): every answer about it says which market prices it, and what each line is.',
+  },
+);
+
+/** What the cart routes and tools answer: a SandboxCart, which is a SandboxMarketCart for a cart opened for a market. */
+export const SandboxCartAnswer = Type.Union([Type.Ref('SandboxCart'), Type.Ref('SandboxMarketCart')], {
+  // An object either way; the MCP SDK would wrap a result whose schema does not say so at its root.
+  type: 'object',
+});
 
 export const SandboxShippingOptions = Type.Object(
   {
@@ -214,7 +278,7 @@ export const SandboxError = Type.Object(
   {
     $id: 'SandboxError',
     description:
-      'Sandbox error. sandbox_unauthorized (401: no, malformed, unknown or expired key), sandbox_insufficient_scope (401 on explicit cart routes, 403 on checkout and the compatibility route; `scope` names the missing scope), sandbox_invalid_request (400), sandbox_not_found (404: unknown cart or another key\'s cart), sandbox_variant_not_purchasable (422), sandbox_cart_incomplete (422), sandbox_idempotency_mismatch (422), sandbox_rate_limited (429), sandbox_disabled (503), sandbox_unavailable (503: the store is unreachable; retry after `retry_after` seconds), sandbox_internal_error (500). Bodies never contain stack traces or SQL.',
+      'Sandbox error. sandbox_unauthorized (401: no, malformed, unknown or expired key), sandbox_insufficient_scope (401 on explicit cart routes, 403 on checkout and the compatibility route; `scope` names the missing scope), sandbox_invalid_request (400), sandbox_not_found (404: unknown cart or another key\'s cart; or, setting a quantity, a variant that is not in the cart), sandbox_variant_not_purchasable (422), sandbox_cart_incomplete (422), sandbox_idempotency_mismatch (422), sandbox_rate_limited (429), sandbox_disabled (503), sandbox_unavailable (503: the store is unreachable; retry after `retry_after` seconds), sandbox_internal_error (500). Bodies never contain stack traces or SQL.',
   },
 );
 
@@ -262,15 +326,18 @@ export const SandboxDiscovery = Type.Object(
 );
 
 export type SandboxAddressInput = Static<typeof SandboxAddress>;
+export type SandboxCartInput = Static<typeof SandboxCartRequest>;
 export type SandboxItemInput = Static<typeof SandboxItemRequest>;
 export type SandboxShippingOptionView = Static<typeof SandboxShippingOption>;
 export type SandboxCartItemView = Static<typeof SandboxCartItem>;
+export type SandboxMarketCartItemView = Static<typeof SandboxMarketCartItem>;
 
 export const sandboxSchemas = [
   SandboxKeyRequest,
   SandboxKeyResponse,
   SandboxCartRequest,
   SandboxItemRequest,
+  SandboxItemQuantityRequest,
   SandboxAddress,
   SandboxShippingOptionRequest,
   SandboxEmptyRequest,
@@ -279,6 +346,8 @@ export const sandboxSchemas = [
   SandboxCartItem,
   SandboxShippingOption,
   SandboxCart,
+  SandboxMarketCartItem,
+  SandboxMarketCart,
   SandboxShippingOptions,
   SandboxError,
   SandboxDiscovery,

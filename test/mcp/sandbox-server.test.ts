@@ -14,6 +14,7 @@ const CART_TOOLS = [
   'remove_from_cart',
   'select_shipping_option',
   'set_shipping_address',
+  'update_cart_item',
 ];
 
 /**

@@ -85,7 +85,7 @@ describe('the sandbox in /openapi.json', () => {
 
   test('every sandbox operation has the sandbox tag, an operationId, a summary, a description and a 503', () => {
     const operations = sandboxOperations();
-    assert.equal(operations.length, 11);
+    assert.equal(operations.length, 12);
     for (const { path, method, operation } of operations) {
       assert.deepEqual(operation.tags, ['sandbox'], `${method} ${path}`);
       assert.match(operation.operationId, /^[a-z][A-Za-z]+$/);

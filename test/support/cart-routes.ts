@@ -30,6 +30,7 @@ export function cartRoutes(cartId: string, variantId: string): CartRouteCase[] {
     { name: 'POST /carts', method: 'POST', url: '/sandbox/v1/carts', payload: {}, headers: { 'idempotency-key': 'matrix' }, scope: 'cart:write', insufficientStatus: 401, onCart: false },
     { name: 'GET /carts/{id}', method: 'GET', url: cart, scope: 'cart:write', insufficientStatus: 401, onCart: true },
     { name: 'POST /carts/{id}/items', method: 'POST', url: `${cart}/items`, payload: { variant_id: variantId, quantity: 1 }, scope: 'cart:write', insufficientStatus: 401, onCart: true },
+    { name: 'POST /carts/{id}/items/{variant_id}', method: 'POST', url: `${cart}/items/${variantId}`, payload: { quantity: 1 }, scope: 'cart:write', insufficientStatus: 401, onCart: true },
     { name: 'DELETE /carts/{id}/items', method: 'DELETE', url: `${cart}/items?variant_id=${variantId}`, scope: 'cart:write', insufficientStatus: 401, onCart: true },
     { name: 'POST /carts/{id}/shipping-address', method: 'POST', url: `${cart}/shipping-address`, payload: VALID_ADDRESS, scope: 'cart:write', insufficientStatus: 401, onCart: true },
     { name: 'GET /carts/{id}/shipping-options', method: 'GET', url: `${cart}/shipping-options`, scope: 'cart:write', insufficientStatus: 401, onCart: true },

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
+import { DEFAULT_COUNTRY } from '../../catalog/market.js';
 import { cartLimitText } from '../rate-limits.js';
 import {
   DEFAULT_CURRENCY,
@@ -8,6 +9,7 @@ import {
   variantId,
   type SandboxAddress,
   type SandboxCartRequest,
+  type SandboxItemQuantityRequest,
   type SandboxItemRequest,
   type SandboxShippingOptionRequest,
 } from '../schemas.js';
@@ -16,6 +18,7 @@ import { shippingAmountsText, shippingCurrenciesText, STANDARD_SHIPPING_ID, STAN
 import {
   cartChangeResponses,
   cartRateLimitHeaders,
+  cartResponse,
   CART_AUTH_ERRORS,
   errorResponses,
   idempotencyHeaders,
@@ -42,6 +45,8 @@ type OnCart = { Params: Static<typeof CartParams> };
 
 const RemoveQuery = Type.Object({ variant_id: variantId('The variant to remove with all its quantity.') });
 
+const LineParams = Type.Object({ ...CartParams.properties, variant_id: variantId('The variant whose line to set: one of the cart\'s `items[].variant_id`.') });
+
 const NEEDS_CART_WRITE = `Needs ${CART_SCOPE} (else 401).`;
 
 /** The explicit cart routes: a cart, its items, its shipping address and option, and checkout. */
@@ -58,16 +63,16 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
         operationId: 'createSandboxCart',
         tags: ['sandbox'],
         summary: 'Create a simulated cart',
-        description: `${NEEDS_CART_WRITE} Opens an empty cart in \`currency\` (default ${DEFAULT_CURRENCY}), owned by the calling key and expiring with it; only that key can see it. The currency must be sold by a catalog region and have a sandbox shipping amount (${shippingCurrenciesText(shippingAmounts)} here), else 400. Idempotency-Key is required. ${IDEMPOTENCY_RULES} Limit: ${cartLimitText(config.sandbox)}.`,
+        description: `${NEEDS_CART_WRITE} Opens an empty cart in \`currency\` (default ${DEFAULT_CURRENCY}), owned by the calling key and expiring with it; only that key can see it. The currency must be sold by a catalog region and have a sandbox shipping amount (${shippingCurrenciesText(shippingAmounts)} here), else 400. To price the cart in the market the shopper browsed, send their \`country\` (and the \`locale\` of the titles): the cart then has the prices the catalog shows for that country, \`currency\` defaults to that country's region's (another currency, or a country no region serves, is 400), and the cart answers as SandboxMarketCart (\`market\`, and per line the product handle, title, variant display name, thumbnail and line total), as does a cart opened with \`locale\` alone. Without them the market is the currency's region (that of ${DEFAULT_COUNTRY} where it sells the currency) and the answer a plain SandboxCart. Idempotency-Key is required. ${IDEMPOTENCY_RULES} Limit: ${cartLimitText(config.sandbox)}.`,
         security: [{ sandboxBearer: [CART_SCOPE] }],
         headers: cartHeadersRequiringIdempotencyKey,
         'x-optional-body': true,
         body: Type.Ref('SandboxCartRequest'),
         response: {
-          201: jsonResponse('The new, empty cart', 'SandboxCart', createHeaders),
+          201: cartResponse('The new, empty cart', createHeaders),
           ...errorResponses(
             {
-              400: 'sandbox_invalid_request: missing or invalid Idempotency-Key, an unknown Sandbox-Scenario, invalid currency, a currency the sandbox does not sell, extra properties, or malformed JSON.',
+              400: "sandbox_invalid_request: missing or invalid Idempotency-Key, an unknown Sandbox-Scenario, invalid currency, country or locale, a currency the sandbox does not sell, a country no catalog region serves, a currency other than the country's region's, extra properties, or malformed JSON.",
               401: CART_AUTH_ERRORS[401],
               422: IDEMPOTENCY_MISMATCH,
               429: CART_AUTH_ERRORS[429],
@@ -94,7 +99,7 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
         params: CartParams,
         headers: cartHeaders,
         response: {
-          200: jsonResponse('The cart', 'SandboxCart', rateLimit),
+          200: cartResponse('The cart', rateLimit),
           ...errorResponses({ 400: UNKNOWN_SCENARIO, ...CART_AUTH_ERRORS }, rateLimit),
         },
       },
@@ -139,13 +144,39 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
         querystring: RemoveQuery,
         headers: cartHeaders,
         response: {
-          200: jsonResponse('The updated cart', 'SandboxCart', rateLimit),
+          200: cartResponse('The updated cart', rateLimit),
           ...errorResponses({ 400: `sandbox_invalid_request: variant_id missing or outside 1 to ${VARIANT_ID_MAX_LENGTH} characters, or an unknown Sandbox-Scenario.`, ...CART_AUTH_ERRORS }, rateLimit),
         },
       },
       onRequest: cartWrite,
     },
     async (request) => cartsFor(services, request).removeItem(principalOf(request), request.params.id, request.query.variant_id),
+  );
+
+  app.post<{ Params: Static<typeof LineParams>; Body: Static<typeof SandboxItemQuantityRequest> }>(
+    '/v1/carts/:id/items/:variant_id',
+    {
+      schema: {
+        operationId: 'setSandboxCartItemQuantity',
+        tags: ['sandbox'],
+        summary: "Set a line's quantity",
+        description: `${NEEDS_CART_WRITE} Sets the quantity of the cart's line for the variant, 0 to ${MAX_QUANTITY}; 0 removes the line. A positive quantity is checked as an addition is: only a purchasable variant priced in the cart's market, else 422 sandbox_variant_not_purchasable. A variant that is not a line of the cart (as the cart answers it) is 404 sandbox_not_found: add it with POST /sandbox/v1/carts/{id}/items. Idempotency-Key is optional. ${IDEMPOTENCY_RULES}`,
+        security: [{ sandboxBearer: [CART_SCOPE] }],
+        params: LineParams,
+        headers: cartHeadersWithIdempotencyKey,
+        body: Type.Ref('SandboxItemQuantityRequest'),
+        response: cartChangeResponses(rateLimit, 200, 'The updated cart', {
+          400: `sandbox_invalid_request: quantity missing or not an integer 0 to ${MAX_QUANTITY}, variant_id outside 1 to ${VARIANT_ID_MAX_LENGTH} characters, extra properties, invalid Idempotency-Key, an unknown Sandbox-Scenario, or malformed JSON.`,
+          404: "sandbox_not_found: no such cart, another key's cart, or a variant that is not in the cart.",
+          422: `sandbox_variant_not_purchasable: a positive quantity of a variant that is unknown, draft, weighted, out of stock or has no price in the cart's market, or the out_of_stock scenario was asked for; or ${IDEMPOTENCY_MISMATCH}`,
+        }),
+      },
+      onRequest: cartWrite,
+    },
+    async (request, reply) =>
+      sendIdempotently(services, request, reply, 200, () =>
+        cartsFor(services, request).setItemQuantity(principalOf(request), request.params.id, request.params.variant_id, request.body.quantity),
+      ),
   );
 
   app.post<OnCart & { Body: Static<typeof SandboxAddress> }>(
@@ -155,7 +186,7 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
         operationId: 'setSandboxShippingAddress',
         tags: ['sandbox'],
         summary: 'Set the shipping address',
-        description: `${NEEDS_CART_WRITE} Replaces the cart's simulated shipping address. When a catalog region serves its country and sells in the cart's currency, that region becomes the cart's market, and its region-specific prices apply from this answer on; otherwise the market stays the currency's region. Idempotency-Key is optional. ${IDEMPOTENCY_RULES}`,
+        description: `${NEEDS_CART_WRITE} Replaces the cart's simulated shipping address. When a catalog region serves its country and sells in the cart's currency, that region becomes the cart's market, and its region-specific prices apply from this answer on. An address in any other country is accepted too, and the cart stays in the market it was opened for: its \`country\`'s region, or its currency's region (\`market\` of a SandboxMarketCart says which). Idempotency-Key is optional. ${IDEMPOTENCY_RULES}`,
         security: [{ sandboxBearer: [CART_SCOPE] }],
         params: CartParams,
         headers: cartHeadersWithIdempotencyKey,

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from 'typebox';
 import type { SandboxConfig } from '../../config.js';
 import { cartLimitText, keyLimitText } from '../rate-limits.js';
+import { SandboxCartAnswer } from '../schemas.js';
 import { CART_SCOPE } from '../scopes.js';
 
 /** OpenAPI response objects of the sandbox routes: bodies by component name, and the headers each carries. */
@@ -57,8 +58,14 @@ const wwwAuthenticate: Headers = {
 
 const retryAfter: Headers = { 'Retry-After': integer('Seconds until a retry may succeed; equals RateLimit-Reset.') };
 
-export function jsonResponse(description: string, schemaName: string, headers: Headers = {}) {
-  return { description, headers, content: { 'application/json': { schema: Type.Ref(schemaName) } } };
+/** A JSON answer: a component by name, or a schema. */
+export function jsonResponse(description: string, schema: string | TSchema, headers: Headers = {}) {
+  return { description, headers, content: { 'application/json': { schema: typeof schema === 'string' ? Type.Ref(schema) : schema } } };
+}
+
+/** An answer with a cart (SandboxCartAnswer). */
+export function cartResponse(description: string, headers: Headers = {}) {
+  return jsonResponse(description, SandboxCartAnswer, headers);
 }
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 422 | 429;
@@ -109,7 +116,7 @@ export function cartChangeResponses(
 ) {
   const headers = { ...extraHeaders, ...rateLimit, ...idempotencyHeaders };
   return {
-    [status]: jsonResponse(description, 'SandboxCart', headers),
+    [status]: cartResponse(description, headers),
     ...errorResponses({ ...CART_AUTH_ERRORS, 422: IDEMPOTENCY_MISMATCH, ...errors }, headers),
   };
 }
