@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { GENERATED_REGIONS, MAX_GENERATED_PRODUCTS, generateProducts } from './catalog-generator/catalog.js';
+import { GENERATED_CATEGORIES, GENERATED_COLLECTIONS, GENERATED_REGIONS, MAX_GENERATED_PRODUCTS, generateProducts } from './catalog-generator/catalog.js';
 
 const USAGE = 'usage: npm run catalog:generate -- --products N --out FILE [--seed S]';
 const EXIT_USAGE = 2;
@@ -54,7 +54,9 @@ interface WriteStats {
  * products would exceed V8's maximum string length, and per-product writes are slow.
  */
 async function* catalogChunks(options: CliOptions, stats: WriteStats): AsyncGenerator<string> {
-  let chunk = `{"version":1,"regions":${JSON.stringify(GENERATED_REGIONS)},"products":[\n`;
+  // The header's members before the products, so that the importer checks each product as it streams by.
+  const header = JSON.stringify({ version: 1, regions: GENERATED_REGIONS, categories: GENERATED_CATEGORIES, collections: GENERATED_COLLECTIONS });
+  let chunk = `${header.slice(0, -'}'.length)},"products":[\n`;
   let first = true;
   for (const product of generateProducts(options)) {
     chunk += (first ? '' : ',\n') + JSON.stringify(product);

@@ -12,6 +12,8 @@ const CATALOG_TABLES = [
   'variants',
   'variant_option_values',
   'prices',
+  'categories',
+  'collections',
   'catalog_state',
 ] as const;
 

@@ -1,11 +1,36 @@
-import type { CatalogFile, CatalogFileProduct, CatalogFileRegion, CatalogFileVariant } from '../../src/catalog/file/catalog-file-schema.js';
-import { CATEGORIES, CLOSINGS, type Adjective, type Category, type Gender, type OptionSpec, type Origin, type Text } from './vocabulary.js';
+import type {
+  CatalogFile,
+  CatalogFileCategory,
+  CatalogFileCollection,
+  CatalogFileProduct,
+  CatalogFileRegion,
+  CatalogFileVariant,
+} from '../../src/catalog/file/catalog-file-schema.js';
+import {
+  AREAS_OF_ITALY,
+  CATEGORIES,
+  CLOSINGS,
+  COLLECTIONS,
+  GENERAL_TAGS,
+  IMAGE_VIEWS,
+  REGIONS_CATEGORY,
+  type Adjective,
+  type Category,
+  type CollectionSpec,
+  type Gender,
+  type Noun,
+  type OptionSpec,
+  type Origin,
+  type Text,
+} from './vocabulary.js';
 
 /**
  * A large synthetic catalog for benchmarks and load tests. Same seed, same bytes: there is
  * no Math.random and no clock, so a benchmark run can be reproduced exactly. Titles are
  * built from category, adjective and noun word lists so that search queries ("olive",
- * "pecorino", "linen") match realistic subsets rather than all or nothing.
+ * "pecorino", "linen") match realistic subsets rather than all or nothing. Products are
+ * filed the same way: in the category of their noun (below the top-level category of
+ * their kind) and often in that of their region of origin, tagged after their adjective.
  */
 export interface GenerateCatalogOptions {
   products: number;
@@ -22,20 +47,58 @@ export const GENERATED_REGIONS: CatalogFileRegion[] = [
   { id: 'reg_ch', name: 'Switzerland', currency: 'CHF', countries: ['CH'] },
 ];
 
+/** The handle of the category of each noun's products (below the top-level category of its kind). */
+const NOUN_CATEGORY = new Map<Noun, string>(CATEGORIES.flatMap((category) => category.nouns.map((noun) => [noun, slugify(noun.en)])));
+
+/** Titles as the catalog file holds them (one per locale). */
+const titles = ({ en, it }: Text) => ({ en, it });
+
+/** Every kind's category with its nouns below it, then the regions of Italy by part of Italy: the same for every seed. */
+export const GENERATED_CATEGORIES: CatalogFileCategory[] = [
+  ...CATEGORIES.flatMap((category) => [
+    { handle: category.handle, titles: titles(category.title) },
+    ...category.nouns.map((noun) => ({ handle: NOUN_CATEGORY.get(noun)!, parent: category.handle, titles: { en: noun.en, it: capitalise(noun.it) } })),
+  ]),
+  { handle: REGIONS_CATEGORY.handle, titles: titles(REGIONS_CATEGORY.title) },
+  ...AREAS_OF_ITALY.flatMap((area) => [
+    { handle: area.handle, parent: REGIONS_CATEGORY.handle, titles: titles(area.title) },
+    ...area.regions.map((region) => ({ handle: region.handle, parent: area.handle, titles: titles(region.title) })),
+  ]),
+];
+
+export const GENERATED_COLLECTIONS: CatalogFileCollection[] = COLLECTIONS.map((collection) => ({ handle: collection.handle, titles: titles(collection.title) }));
+
+/** The collections a product of each kind may be in, by the kind's code. */
+const COLLECTIONS_BY_CODE = new Map<string, CollectionSpec[]>(
+  CATEGORIES.map((category) => [category.code, COLLECTIONS.filter((collection) => collection.codes.includes(category.code))]),
+);
+
 export function generateCatalog(options: GenerateCatalogOptions): CatalogFile {
-  return { version: 1, regions: GENERATED_REGIONS, products: [...generateProducts(options)] };
+  return {
+    version: 1,
+    regions: GENERATED_REGIONS,
+    categories: GENERATED_CATEGORIES,
+    collections: GENERATED_COLLECTIONS,
+    products: [...generateProducts(options)],
+  };
 }
 
 /** Products one at a time, so a writer can stream a million of them without holding them all. */
 export function* generateProducts(options: GenerateCatalogOptions): Generator<CatalogFileProduct> {
   assertOptions(options);
   const random = createRandom(options.seed);
+  // Filing draws from a sequence of its own, so that it changes no other field of a seed's
+  // products (docs/decisions.md, Taxonomy in the catalog file).
+  const filing = createRandom(options.seed ^ FILING_SEED);
   const handles = new HandleAllocator();
   const createdAt = createdAtSlots(options.products, random);
   for (let index = 0; index < options.products; index++) {
-    yield buildProduct(random, index, handles.allocate, createdAt(index));
+    yield buildProduct(random, filing, index, handles.allocate, createdAt(index));
   }
 }
+
+/** Any fixed number: it only keeps the filing sequence apart from the products' own. */
+const FILING_SEED = 0x5eed7a40;
 
 function assertOptions({ products, seed }: GenerateCatalogOptions): void {
   if (!Number.isInteger(products) || products < 0 || products > MAX_GENERATED_PRODUCTS) {
@@ -78,7 +141,7 @@ function createRandom(seed: number): Random {
 
 type AllocateHandle = (title: string) => string;
 
-function buildProduct(random: Random, index: number, allocateHandle: AllocateHandle, createdAt: string): CatalogFileProduct {
+function buildProduct(random: Random, filing: Random, index: number, allocateHandle: AllocateHandle, createdAt: string): CatalogFileProduct {
   const category = random.pick(CATEGORIES);
   const noun = random.pick(category.nouns);
   const adjective = random.pick(category.adjectives);
@@ -95,9 +158,10 @@ function buildProduct(random: Random, index: number, allocateHandle: AllocateHan
     // Drafts and weighted products exist so tests can prove they are never served.
     status: random.chance(0.05) ? 'draft' : 'published',
     weighted: random.chance(0.02),
-    thumbnail: random.chance(0.96) ? `https://images.vetrina.example/products/${handle}.jpg` : null,
+    thumbnail: random.chance(0.96) ? `${IMAGES_URL}${handle}.jpg` : null,
     created_at: createdAt,
     translations: buildTranslations(random, category, origin, title),
+    ...buildFiling(filing, { category, noun, adjective, origin }, handle, title.en),
     options: options.map((option) => ({ name: option.name, values: option.values.map(([value]) => value) })),
     variants: buildVariants(random, category, options, skuPrefix),
   };
@@ -114,6 +178,44 @@ function buildTranslations(random: Random, category: Category, origin: Origin, t
   return {
     en: { title: title.en, description: hasDescription ? en : null },
     ...(hasItalian ? { it: { title: capitalise(title.it), description: hasDescription ? it : null } } : {}),
+  };
+}
+
+const IMAGES_URL = 'https://images.vetrina.example/products/';
+/** Skewed low, as in shops: a tag or two at most on most products, an image or two on most. */
+const EXTRA_TAG_COUNTS = [0, 0, 0, 1, 1, 1, 2, 3] as const;
+const IMAGE_COUNTS = [0, 1, 1, 1, 2, 2, 3] as const;
+
+interface Picks {
+  category: Category;
+  noun: Noun;
+  adjective: Adjective;
+  origin: Origin;
+}
+
+type Filing = Pick<CatalogFileProduct, 'categories' | 'collection' | 'tags' | 'images'>;
+
+/**
+ * The product's categories (its noun's, and half the time its region's), a collection that
+ * suits its kind four times in ten, up to four tags (its adjective's, if it has one, and
+ * general ones) and up to three images. Empty members are left out of the file.
+ */
+function buildFiling(random: Random, picks: Picks, handle: string, title: string): Filing {
+  const categories = [NOUN_CATEGORY.get(picks.noun)!];
+  if (random.chance(0.5)) categories.push(picks.origin.region);
+  const collection = random.chance(0.4) ? random.pick(COLLECTIONS_BY_CODE.get(picks.category.code)!).handle : undefined;
+  const general = pickInOrder(random, GENERAL_TAGS, random.pick(EXTRA_TAG_COUNTS));
+  const tags = picks.adjective.tag === undefined ? general : [picks.adjective.tag, ...general];
+  const images = Array.from({ length: random.pick(IMAGE_COUNTS) }, (_, i) => ({
+    url: `${IMAGES_URL}${handle}-${i + 1}.jpg`,
+    // A few images lack a description, as in real catalogs: they are served with `alt: null`.
+    ...(random.chance(0.97) && { alt: `${title}, ${IMAGE_VIEWS[i]!}` }),
+  }));
+  return {
+    categories,
+    ...(collection !== undefined && { collection }),
+    ...(tags.length > 0 && { tags }),
+    ...(images.length > 0 && { images }),
   };
 }
 

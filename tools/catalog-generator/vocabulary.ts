@@ -1,6 +1,7 @@
 /**
  * The vocabulary of the synthetic catalog: categories with their nouns, adjectives,
- * origins, options and price ranges in English and Italian. Kept apart from the
+ * origins, options and price ranges in English and Italian, and the taxonomy the
+ * products are filed in (the regions of Italy, collections, tags). Kept apart from the
  * generator so the data can grow without touching the logic.
  */
 
@@ -16,12 +17,16 @@ export interface Noun {
 export interface Adjective {
   en: string;
   it: string | readonly [m: string, f: string, mp: string, fp: string];
+  /** The tag of the products it describes ("Organic" ones are tagged `organic`), if any. */
+  tag?: string;
 }
 
 export interface Origin {
   en: string;
   itOf: string;
   itIn: string;
+  /** The handle of the region of Italy it is in (`AREAS_OF_ITALY`). */
+  region: string;
 }
 
 export interface OptionSpec {
@@ -35,7 +40,14 @@ export interface Text {
   it: string;
 }
 
-export interface Category {
+/** A category, collection or region: a handle and a title per locale. */
+export interface Titled {
+  handle: string;
+  title: Text;
+}
+
+/** A top-level category of the generated catalog; its nouns are the categories below it. */
+export interface Category extends Titled {
   code: string;
   nouns: readonly Noun[];
   adjectives: readonly Adjective[];
@@ -47,41 +59,83 @@ export interface Category {
 }
 
 const n = (en: string, it: string, gender: Gender): Noun => ({ en, it, gender });
-const adj = (en: string, it: Adjective['it']): Adjective => ({ en, it });
+const adj = (en: string, it: Adjective['it'], tag?: string): Adjective => ({ en, it, ...(tag && { tag }) });
 // Prepositional phrases ("in lino", "al pistacchio") do not agree with the noun.
-const fixed = (en: string, it: string): Adjective => ({ en, it: [it, it, it, it] });
-const o = (en: string, itOf: string, itIn: string): Origin => ({ en, itOf, itIn });
+const fixed = (en: string, it: string, tag?: string): Adjective => adj(en, [it, it, it, it], tag);
+const o = (en: string, itOf: string, itIn: string, region: string): Origin => ({ en, itOf, itIn, region });
+const titled = (handle: string, en: string, it: string): Titled => ({ handle, title: { en, it } });
+
+/** A part of Italy and its regions: the categories below "Regions of Italy". */
+export interface Area extends Titled {
+  regions: readonly Titled[];
+}
+
+export const REGIONS_CATEGORY = titled('regions-of-italy', 'Regions of Italy', "Regioni d'Italia");
+
+export const AREAS_OF_ITALY: readonly Area[] = [
+  {
+    ...titled('northern-italy', 'Northern Italy', 'Italia settentrionale'),
+    regions: [
+      titled('piedmont', 'Piedmont', 'Piemonte'),
+      titled('liguria', 'Liguria', 'Liguria'),
+      titled('lombardy', 'Lombardy', 'Lombardia'),
+      titled('trentino-alto-adige', 'Trentino-Alto Adige', 'Trentino-Alto Adige'),
+      titled('veneto', 'Veneto', 'Veneto'),
+      titled('friuli-venezia-giulia', 'Friuli Venezia Giulia', 'Friuli Venezia Giulia'),
+      titled('emilia-romagna', 'Emilia-Romagna', 'Emilia-Romagna'),
+    ],
+  },
+  {
+    ...titled('central-italy', 'Central Italy', 'Italia centrale'),
+    regions: [
+      titled('tuscany', 'Tuscany', 'Toscana'),
+      titled('umbria', 'Umbria', 'Umbria'),
+      titled('marche', 'Marche', 'Marche'),
+      titled('abruzzo', 'Abruzzo', 'Abruzzo'),
+    ],
+  },
+  {
+    ...titled('southern-italy', 'Southern Italy and the islands', 'Sud e isole'),
+    regions: [
+      titled('campania', 'Campania', 'Campania'),
+      titled('apulia', 'Apulia', 'Puglia'),
+      titled('calabria', 'Calabria', 'Calabria'),
+      titled('sicily', 'Sicily', 'Sicilia'),
+      titled('sardinia', 'Sardinia', 'Sardegna'),
+    ],
+  },
+];
 
 const REGIONS_OF_ITALY: readonly Origin[] = [
-  o('Sicily', 'di Sicilia', 'in Sicilia'),
-  o('Apulia', 'di Puglia', 'in Puglia'),
-  o('Tuscany', 'della Toscana', 'in Toscana'),
-  o('Piedmont', 'del Piemonte', 'in Piemonte'),
-  o('Liguria', 'della Liguria', 'in Liguria'),
-  o('Umbria', "dell'Umbria", 'in Umbria'),
-  o('Campania', 'della Campania', 'in Campania'),
-  o('Sardinia', 'della Sardegna', 'in Sardegna'),
-  o('Calabria', 'della Calabria', 'in Calabria'),
-  o('Emilia', "dell'Emilia", 'in Emilia'),
-  o('the Veneto', 'del Veneto', 'in Veneto'),
-  o('the Marche', 'delle Marche', 'nelle Marche'),
-  o('Abruzzo', "dell'Abruzzo", 'in Abruzzo'),
-  o('Lombardy', 'della Lombardia', 'in Lombardia'),
-  o('Trentino', 'del Trentino', 'in Trentino'),
+  o('Sicily', 'di Sicilia', 'in Sicilia', 'sicily'),
+  o('Apulia', 'di Puglia', 'in Puglia', 'apulia'),
+  o('Tuscany', 'della Toscana', 'in Toscana', 'tuscany'),
+  o('Piedmont', 'del Piemonte', 'in Piemonte', 'piedmont'),
+  o('Liguria', 'della Liguria', 'in Liguria', 'liguria'),
+  o('Umbria', "dell'Umbria", 'in Umbria', 'umbria'),
+  o('Campania', 'della Campania', 'in Campania', 'campania'),
+  o('Sardinia', 'della Sardegna', 'in Sardegna', 'sardinia'),
+  o('Calabria', 'della Calabria', 'in Calabria', 'calabria'),
+  o('Emilia', "dell'Emilia", 'in Emilia', 'emilia-romagna'),
+  o('the Veneto', 'del Veneto', 'in Veneto', 'veneto'),
+  o('the Marche', 'delle Marche', 'nelle Marche', 'marche'),
+  o('Abruzzo', "dell'Abruzzo", 'in Abruzzo', 'abruzzo'),
+  o('Lombardy', 'della Lombardia', 'in Lombardia', 'lombardy'),
+  o('Trentino', 'del Trentino', 'in Trentino', 'trentino-alto-adige'),
 ];
 
 const CRAFT_TOWNS: readonly Origin[] = [
-  o('Deruta', 'di Deruta', 'a Deruta'),
-  o('Vietri sul Mare', 'di Vietri sul Mare', 'a Vietri sul Mare'),
-  o('Caltagirone', 'di Caltagirone', 'a Caltagirone'),
-  o('Faenza', 'di Faenza', 'a Faenza'),
-  o('Grottaglie', 'di Grottaglie', 'a Grottaglie'),
-  o('Biella', 'di Biella', 'a Biella'),
-  o('Arezzo', 'di Arezzo', 'ad Arezzo'),
-  o('Como', 'di Como', 'a Como'),
-  o('Florence', 'di Firenze', 'a Firenze'),
-  o('Maniago', 'di Maniago', 'a Maniago'),
-  o('Omegna', 'di Omegna', 'a Omegna'),
+  o('Deruta', 'di Deruta', 'a Deruta', 'umbria'),
+  o('Vietri sul Mare', 'di Vietri sul Mare', 'a Vietri sul Mare', 'campania'),
+  o('Caltagirone', 'di Caltagirone', 'a Caltagirone', 'sicily'),
+  o('Faenza', 'di Faenza', 'a Faenza', 'emilia-romagna'),
+  o('Grottaglie', 'di Grottaglie', 'a Grottaglie', 'apulia'),
+  o('Biella', 'di Biella', 'a Biella', 'piedmont'),
+  o('Arezzo', 'di Arezzo', 'ad Arezzo', 'tuscany'),
+  o('Como', 'di Como', 'a Como', 'lombardy'),
+  o('Florence', 'di Firenze', 'a Firenze', 'tuscany'),
+  o('Maniago', 'di Maniago', 'a Maniago', 'friuli-venezia-giulia'),
+  o('Omegna', 'di Omegna', 'a Omegna', 'piedmont'),
 ];
 
 const FOOD_MAKER: Text = { en: 'family producer', it: 'un piccolo produttore' };
@@ -98,6 +152,7 @@ const GOODS_SIZE = { name: 'Size', values: [['Small', 0.7], ['Medium', 1], ['Lar
 
 export const CATEGORIES: readonly Category[] = [
   {
+    ...titled('coffee', 'Coffee', 'Caffè'),
     code: 'COF',
     nouns: [
       n('Espresso Blend', 'Miscela espresso', 'f'),
@@ -107,8 +162,8 @@ export const CATEGORIES: readonly Category[] = [
       n('Coffee Beans', 'Caffè in grani', 'm'),
     ],
     adjectives: [
-      adj('Organic', 'biologico'), adj('Artisan', 'artigianale'), adj('Classic', 'classico'),
-      adj('Intense', 'intenso'), adj('Smooth', 'morbido'), adj('Fair Trade', 'equosolidale'),
+      adj('Organic', 'biologico', 'organic'), adj('Artisan', 'artigianale'), adj('Classic', 'classico'),
+      adj('Intense', 'intenso'), adj('Smooth', 'morbido'), adj('Fair Trade', 'equosolidale', 'fair-trade'),
       fixed('Dark Roast', 'a tostatura scura'), fixed('Medium Roast', 'a tostatura media'),
     ],
     origins: REGIONS_OF_ITALY,
@@ -126,6 +181,7 @@ export const CATEGORIES: readonly Category[] = [
     ],
   },
   {
+    ...titled('olive-oil-and-olives', 'Olive oil and olives', 'Olio e olive'),
     code: 'OIL',
     nouns: [
       n('Extra Virgin Olive Oil', "Olio extravergine d'oliva", 'm'),
@@ -135,10 +191,10 @@ export const CATEGORIES: readonly Category[] = [
       n('Olive Paste', 'Paté di olive', 'm'),
     ],
     adjectives: [
-      adj('Organic', 'biologico'), adj('Fruity', 'fruttato'), adj('Delicate', 'delicato'),
-      adj('Robust', 'robusto'), adj('Cold-Pressed', 'spremuto a freddo'), adj('Single-Variety', 'monovarietale'),
-      adj('Unfiltered', ['non filtrato', 'non filtrata', 'non filtrati', 'non filtrate']),
-      fixed('Early Harvest', 'di prima raccolta'),
+      adj('Organic', 'biologico', 'organic'), adj('Fruity', 'fruttato'), adj('Delicate', 'delicato'),
+      adj('Robust', 'robusto'), adj('Cold-Pressed', 'spremuto a freddo', 'cold-pressed'), adj('Single-Variety', 'monovarietale'),
+      adj('Unfiltered', ['non filtrato', 'non filtrata', 'non filtrati', 'non filtrate'], 'unfiltered'),
+      fixed('Early Harvest', 'di prima raccolta', 'early-harvest'),
     ],
     origins: REGIONS_OF_ITALY,
     maker: { en: 'family olive mill', it: 'un piccolo frantoio' },
@@ -155,6 +211,7 @@ export const CATEGORIES: readonly Category[] = [
     ],
   },
   {
+    ...titled('pasta-rice-and-grains', 'Pasta, rice and grains', 'Pasta, riso e cereali'),
     code: 'PAS',
     nouns: [
       n('Spaghetti', 'Spaghetti', 'mp'), n('Paccheri', 'Paccheri', 'mp'), n('Fusilli', 'Fusilli', 'mp'),
@@ -162,9 +219,9 @@ export const CATEGORIES: readonly Category[] = [
       n('Risotto Rice', 'Riso per risotto', 'm'), n('Polenta', 'Polenta', 'f'), n('Pearled Spelt', 'Farro perlato', 'm'),
     ],
     adjectives: [
-      adj('Bronze-Cut', 'trafilato al bronzo'), adj('Organic', 'biologico'), adj('Wholewheat', 'integrale'),
-      adj('Artisan', 'artigianale'), adj('Stone-Ground', 'macinato a pietra'), adj('Slow-Dried', 'essiccato lentamente'),
-      fixed('Ancient-Grain', 'di grani antichi'), fixed('Gluten-Free', 'senza glutine'),
+      adj('Bronze-Cut', 'trafilato al bronzo', 'bronze-cut'), adj('Organic', 'biologico', 'organic'), adj('Wholewheat', 'integrale', 'wholewheat'),
+      adj('Artisan', 'artigianale'), adj('Stone-Ground', 'macinato a pietra', 'stone-ground'), adj('Slow-Dried', 'essiccato lentamente'),
+      fixed('Ancient-Grain', 'di grani antichi'), fixed('Gluten-Free', 'senza glutine', 'gluten-free'),
     ],
     origins: REGIONS_OF_ITALY,
     maker: FOOD_MAKER,
@@ -177,6 +234,7 @@ export const CATEGORIES: readonly Category[] = [
     ],
   },
   {
+    ...titled('cheese', 'Cheese', 'Formaggi'),
     code: 'FOR',
     nouns: [
       n('Pecorino', 'Pecorino', 'm'), n('Caciotta', 'Caciotta', 'f'), n('Provolone', 'Provolone', 'm'),
@@ -184,9 +242,9 @@ export const CATEGORIES: readonly Category[] = [
       n('Parmigiano Reggiano', 'Parmigiano Reggiano', 'm'), n('Blue Cheese', 'Erborinato', 'm'),
     ],
     adjectives: [
-      adj('Aged', 'stagionato'), adj('Extra-Aged', 'stravecchio'), adj('Smoked', 'affumicato'),
-      adj('Truffled', 'tartufato'), adj('Mild', 'dolce'), adj('Sharp', 'piccante'), adj('Organic', 'biologico'),
-      fixed('Mountain', 'di montagna'), fixed('Raw-Milk', 'a latte crudo'),
+      adj('Aged', 'stagionato'), adj('Extra-Aged', 'stravecchio'), adj('Smoked', 'affumicato', 'smoked'),
+      adj('Truffled', 'tartufato', 'truffle'), adj('Mild', 'dolce'), adj('Sharp', 'piccante'), adj('Organic', 'biologico', 'organic'),
+      fixed('Mountain', 'di montagna'), fixed('Raw-Milk', 'a latte crudo', 'raw-milk'),
     ],
     origins: REGIONS_OF_ITALY,
     maker: { en: 'family dairy', it: 'un piccolo caseificio' },
@@ -203,6 +261,7 @@ export const CATEGORIES: readonly Category[] = [
     ],
   },
   {
+    ...titled('charcuterie', 'Charcuterie', 'Salumi'),
     code: 'SAL',
     nouns: [
       n('Prosciutto', 'Prosciutto', 'm'), n('Salame', 'Salame', 'm'), n('Coppa', 'Coppa', 'f'),
@@ -210,8 +269,8 @@ export const CATEGORIES: readonly Category[] = [
       n('Mortadella', 'Mortadella', 'f'), n('Guanciale', 'Guanciale', 'm'),
     ],
     adjectives: [
-      adj('Aged', 'stagionato'), adj('Smoked', 'affumicato'), adj('Spicy', 'piccante'), adj('Sweet', 'dolce'),
-      adj('Hand-Tied', 'legato a mano'), adj('Organic', 'biologico'),
+      adj('Aged', 'stagionato'), adj('Smoked', 'affumicato', 'smoked'), adj('Spicy', 'piccante', 'spicy'), adj('Sweet', 'dolce'),
+      adj('Hand-Tied', 'legato a mano', 'handmade'), adj('Organic', 'biologico', 'organic'),
       fixed('Peppered', 'al pepe nero'), fixed('Fennel', 'al finocchietto'), fixed('Black Pig', 'di suino nero'),
     ],
     origins: REGIONS_OF_ITALY,
@@ -229,6 +288,7 @@ export const CATEGORIES: readonly Category[] = [
     ],
   },
   {
+    ...titled('sauces-and-preserves', 'Sauces and preserves', 'Sughi e conserve'),
     code: 'CON',
     nouns: [
       n('Tomato Sauce', 'Sugo di pomodoro', 'm'), n('Basil Pesto', 'Pesto al basilico', 'm'),
@@ -237,8 +297,8 @@ export const CATEGORIES: readonly Category[] = [
       n('Honey', 'Miele', 'm'), n('Truffle Sauce', 'Salsa al tartufo', 'f'), n('Ragù', 'Ragù', 'm'),
     ],
     adjectives: [
-      adj('Organic', 'biologico'), adj('Artisan', 'artigianale'), adj('Traditional', 'tradizionale'),
-      adj('Spicy', 'piccante'), adj('Wild', 'selvatico'), adj('Slow-Cooked', 'cotto lentamente'),
+      adj('Organic', 'biologico', 'organic'), adj('Artisan', 'artigianale'), adj('Traditional', 'tradizionale'),
+      adj('Spicy', 'piccante', 'spicy'), adj('Wild', 'selvatico'), adj('Slow-Cooked', 'cotto lentamente'),
       fixed('Homestyle', 'della casa'),
     ],
     origins: REGIONS_OF_ITALY,
@@ -252,6 +312,7 @@ export const CATEGORIES: readonly Category[] = [
     ],
   },
   {
+    ...titled('sweets', 'Sweets', 'Dolci'),
     code: 'DOL',
     nouns: [
       n('Panettone', 'Panettone', 'm'), n('Pandoro', 'Pandoro', 'm'), n('Cantucci', 'Cantucci', 'mp'),
@@ -260,7 +321,7 @@ export const CATEGORIES: readonly Category[] = [
     ],
     adjectives: [
       adj('Artisan', 'artigianale'), adj('Classic', 'classico'), adj('Soft', 'morbido'), adj('Crunchy', 'croccante'),
-      adj('Organic', 'biologico'), adj('Traditional', 'tradizionale'),
+      adj('Organic', 'biologico', 'organic'), adj('Traditional', 'tradizionale'),
       fixed('Dark Chocolate', 'al cioccolato fondente'), fixed('Pistachio', 'al pistacchio'), fixed('Almond', 'alle mandorle'),
     ],
     origins: REGIONS_OF_ITALY,
@@ -277,6 +338,7 @@ export const CATEGORIES: readonly Category[] = [
     ],
   },
   {
+    ...titled('ceramics', 'Ceramics', 'Ceramiche'),
     code: 'CER',
     nouns: [
       n('Espresso Cups', 'Tazzine da caffè', 'fp'), n('Serving Bowl', 'Insalatiera', 'f'),
@@ -284,7 +346,7 @@ export const CATEGORIES: readonly Category[] = [
       n('Vase', 'Vaso', 'm'), n('Serving Platter', 'Piatto da portata', 'm'), n('Mug', 'Tazza', 'f'),
     ],
     adjectives: [
-      adj('Hand-Painted', 'dipinto a mano'), adj('Glazed', 'smaltato'), adj('Rustic', 'rustico'), adj('Classic', 'classico'),
+      adj('Hand-Painted', 'dipinto a mano', 'handmade'), adj('Glazed', 'smaltato'), adj('Rustic', 'rustico'), adj('Classic', 'classico'),
       fixed('Majolica', 'in maiolica'), fixed('Terracotta', 'in terracotta'), fixed('Stoneware', 'in gres'),
     ],
     origins: CRAFT_TOWNS,
@@ -302,6 +364,7 @@ export const CATEGORIES: readonly Category[] = [
     ],
   },
   {
+    ...titled('table-linen', 'Table linen', 'Tessili per la tavola'),
     code: 'LIN',
     nouns: [
       n('Tablecloth', 'Tovaglia', 'f'), n('Apron', 'Grembiule', 'm'), n('Tea Towels', 'Strofinacci', 'mp'),
@@ -322,6 +385,7 @@ export const CATEGORIES: readonly Category[] = [
     ],
   },
   {
+    ...titled('kitchen-tools', 'Kitchen tools', 'Utensili da cucina'),
     code: 'UTE',
     nouns: [
       n('Cutting Board', 'Tagliere', 'm'), n('Moka Pot', 'Caffettiera moka', 'f'), n('Rolling Pin', 'Mattarello', 'm'),
@@ -329,7 +393,7 @@ export const CATEGORIES: readonly Category[] = [
       n('Cheese Grater', 'Grattugia', 'f'), n('Pizza Peel', 'Pala per pizza', 'f'), n('Gnocchi Board', 'Rigagnocchi', 'm'),
     ],
     adjectives: [
-      adj('Handcrafted', 'artigianale'), adj('Professional', 'professionale'), adj('Classic', 'classico'),
+      adj('Handcrafted', 'artigianale', 'handmade'), adj('Professional', 'professionale'), adj('Classic', 'classico'),
       fixed('Olive Wood', "in legno d'ulivo"), fixed('Beechwood', 'in faggio'), fixed('Stainless Steel', 'in acciaio inox'),
       fixed('Aluminium', 'in alluminio'), fixed('Copper', 'in rame'),
     ],
@@ -355,3 +419,54 @@ export const CLOSINGS: readonly Text[] = [
   { en: 'Limited production: when it is gone, it is gone.', it: 'Produzione limitata: quando finisce, è finito.' },
   { en: 'Makes a thoughtful gift.', it: 'Un regalo sempre apprezzato.' },
 ];
+
+/** A collection, and the codes of the categories whose products it may hold. */
+export interface CollectionSpec extends Titled {
+  codes: readonly string[];
+}
+
+const ALL_CODES = CATEGORIES.map((category) => category.code);
+const FOOD_CODES = ['COF', 'OIL', 'PAS', 'FOR', 'SAL', 'CON', 'DOL'];
+const collection = (handle: string, en: string, it: string, codes: readonly string[]): CollectionSpec => ({ ...titled(handle, en, it), codes });
+
+export const COLLECTIONS: readonly CollectionSpec[] = [
+  collection('italian-classics', 'Italian classics', 'Classici italiani', ALL_CODES),
+  collection('christmas-table', 'The Christmas table', 'La tavola di Natale', ['DOL', 'SAL', 'FOR', 'CER', 'LIN']),
+  collection('easter-basket', 'The Easter basket', 'Il cesto di Pasqua', ['DOL', 'SAL', 'FOR']),
+  collection('summer-kitchen', 'Summer kitchen', "Cucina d'estate", ['OIL', 'CON', 'PAS', 'CER', 'LIN']),
+  collection('aperitivo', 'Aperitivo', 'Aperitivo', ['SAL', 'FOR', 'OIL', 'CON']),
+  collection('italian-breakfast', 'Italian breakfast', 'La colazione italiana', ['COF', 'DOL', 'CON', 'CER']),
+  collection('coffee-bar-at-home', 'The coffee bar at home', 'Il bar in casa', ['COF', 'CER', 'UTE']),
+  collection('cheese-board', 'The cheese board', 'Il tagliere di formaggi', ['FOR', 'CON', 'UTE']),
+  collection('pasta-night', 'Pasta night', 'Serata pasta', ['PAS', 'CON', 'FOR', 'UTE']),
+  collection('sunday-lunch', 'Sunday lunch', 'Il pranzo della domenica', ['PAS', 'SAL', 'FOR', 'DOL', 'CER', 'LIN']),
+  collection('picnic', 'Picnic', 'Picnic', ['SAL', 'FOR', 'DOL', 'LIN']),
+  collection('new-harvest', 'New harvest', 'Nuovo raccolto', ['OIL']),
+  collection('home-baking', 'Home baking', 'Dolci fatti in casa', ['DOL', 'UTE']),
+  collection('handmade-for-the-table', 'Handmade for the table', 'Fatto a mano per la tavola', ['CER', 'LIN']),
+  collection('gifts-for-cooks', 'Gifts for cooks', 'Regali per chi cucina', ['UTE', 'OIL', 'LIN']),
+  collection('winter-warmers', 'Winter warmers', "Piatti d'inverno", ['CON', 'PAS', 'SAL', 'FOR']),
+  collection('small-producers', 'Small producers', 'Piccoli produttori', FOOD_CODES),
+  collection('best-sellers', 'Best sellers', 'I più venduti', ALL_CODES),
+  collection('new-arrivals', 'New arrivals', 'Novità', ALL_CODES),
+  collection('last-chance', 'Last chance', 'Ultime occasioni', ALL_CODES),
+];
+
+/** Tags any product may carry, beside the one its adjective gives (`Adjective.tag`). */
+export const GENERAL_TAGS: readonly string[] = [
+  'gift',
+  'new',
+  'best-seller',
+  'limited-edition',
+  'small-batch',
+  'family-run',
+  'award-winning',
+  'eco-packaging',
+  'seasonal',
+  'staff-pick',
+  'online-exclusive',
+  'back-in-stock',
+];
+
+/** Describes each of a product's images, in order (a product has at most this many). */
+export const IMAGE_VIEWS: readonly string[] = ['front view', 'close-up', 'on the table'];

@@ -167,8 +167,9 @@ export class CatalogFileChecker {
       if (collections.has(collection.handle)) this.report(`$.collections[${c}].handle`, `duplicate collection handle "${collection.handle}"`);
       collections.add(collection.handle);
     });
+    const declared = declaredHandles(file.collections);
     for (const [handle, path] of this.collectionUses) {
-      if (!collections.has(handle)) this.report(path, `unknown collection "${handle}" (not in $.collections)`);
+      if (!declared.has(handle)) this.report(path, `unknown collection "${handle}" (not in $.collections)`);
     }
   }
 
@@ -176,6 +177,7 @@ export class CatalogFileChecker {
   private checkCategories(categories: unknown[]): void {
     const parentOf = new Map<string, string | null>();
     const indexOf = new Map<string, number>();
+    const declared = declaredHandles(categories);
     categories.forEach((category, c) => {
       if (!isWellFormedCategory(category)) return;
       if (parentOf.has(category.handle)) this.report(`$.categories[${c}].handle`, `duplicate category handle "${category.handle}"`);
@@ -184,7 +186,7 @@ export class CatalogFileChecker {
     });
     for (const [handle, c] of indexOf) {
       const parent = parentOf.get(handle)!;
-      if (parent !== null && !parentOf.has(parent)) {
+      if (parent !== null && !declared.has(parent)) {
         this.report(`$.categories[${c}].parent`, `unknown parent category "${parent}"`);
         continue;
       }
@@ -203,7 +205,7 @@ export class CatalogFileChecker {
       }
     }
     for (const [handle, path] of this.categoryUses) {
-      if (!parentOf.has(handle)) this.report(path, `unknown category "${handle}" (not in $.categories)`);
+      if (!declared.has(handle)) this.report(path, `unknown category "${handle}" (not in $.categories)`);
     }
   }
 
@@ -246,6 +248,20 @@ function keptCopy(text: string): string {
 
 function entries(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
+}
+
+/**
+ * The handles of a list of categories or collections, malformed ones included (like
+ * region ids in `useRegions`): a reference to a malformed one is not reported as unknown,
+ * only the malformed entry is.
+ */
+function declaredHandles(list: unknown): Set<string> {
+  const handles = new Set<string>();
+  for (const entry of entries(list)) {
+    const handle = (entry as { handle?: unknown } | null)?.handle;
+    if (typeof handle === 'string') handles.add(handle);
+  }
+  return handles;
 }
 
 function skuPath(firstUse: number): string {
