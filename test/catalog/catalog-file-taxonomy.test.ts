@@ -8,7 +8,7 @@ import { validateCatalogFile, type CatalogFileProblem } from '../../src/catalog/
 import { MAX_CATEGORY_DEPTH } from '../../src/catalog/taxonomy.js';
 import { catalog, category, collection, product, tempDir, type TempDir } from '../support/catalog-builder.js';
 
-const TREE = [category('pantry', undefined, 'Dispensa'), category('pasta', 'pantry'), category('dried-pasta', 'pasta')];
+const TREE = [category('pantry', { titleIt: 'Dispensa' }), category('pasta', { parent: 'pantry' }), category('dried-pasta', { parent: 'pasta' })];
 
 /** A catalog file with the tree above and one collection, `classics`, unless `fields` says otherwise. */
 const filed = (products: CatalogFile['products'], fields: Partial<CatalogFile> = {}): CatalogFile => ({
@@ -26,7 +26,7 @@ function problemsOf(file: unknown): CatalogFileProblem[] {
 
 /** `count` categories, each below the one before: the last is `count - 1` levels below the top. */
 const chain = (count: number): CatalogFileCategory[] =>
-  Array.from({ length: count }, (_, level) => category(`level-${level}`, level === 0 ? undefined : `level-${level - 1}`));
+  Array.from({ length: count }, (_, level) => category(`level-${level}`, level === 0 ? {} : { parent: `level-${level - 1}` }));
 
 describe('catalog file validation of the taxonomy reports every problem with its JSON path', () => {
   it(`accepts products filed in declared categories and collections, in a tree ${MAX_CATEGORY_DEPTH} levels deep`, () => {
@@ -59,7 +59,7 @@ describe('catalog file validation of the taxonomy reports every problem with its
 
   it('reports a duplicate category handle and a duplicate collection handle at their second declaration', () => {
     const file = filed([product('a')], {
-      categories: [...TREE, category('pasta', 'pantry')],
+      categories: [...TREE, category('pasta', { parent: 'pantry' })],
       collections: [collection('classics'), collection('summer'), collection('classics')],
     });
     assert.deepEqual(problemsOf(file), [
@@ -69,12 +69,12 @@ describe('catalog file validation of the taxonomy reports every problem with its
   });
 
   it('reports a parent that is not declared', () => {
-    const file = filed([product('a')], { categories: [...TREE, category('fresh-pasta', 'pasta'), category('pesto', 'sauces')] });
+    const file = filed([product('a')], { categories: [...TREE, category('fresh-pasta', { parent: 'pasta' }), category('pesto', { parent: 'sauces' })] });
     assert.deepEqual(problemsOf(file), [{ path: '$.categories[4].parent', message: 'unknown parent category "sauces"' }]);
   });
 
   it('reports every category whose parents form a cycle, a category that is its own parent included', () => {
-    const file = filed([product('a')], { categories: [...TREE, category('eggs', 'hens'), category('hens', 'eggs'), category('ouroboros', 'ouroboros')] });
+    const file = filed([product('a')], { categories: [...TREE, category('eggs', { parent: 'hens' }), category('hens', { parent: 'eggs' }), category('ouroboros', { parent: 'ouroboros' })] });
     assert.deepEqual(problemsOf(file), [
       { path: '$.categories[3].parent', message: 'the parents of category "eggs" form a cycle (through "eggs")' },
       { path: '$.categories[4].parent', message: 'the parents of category "hens" form a cycle (through "hens")' },
@@ -100,7 +100,7 @@ describe('catalog file validation of the taxonomy reports every problem with its
         product('c', { tags: ['gift', 'gift'], images: [{ url: 'not a url', alt: 'A jar' }, { url: 'https://images.example/c.jpg', alt: null }] }),
       ],
       {
-        categories: [...TREE, { handle: 'sauces', titles: { it: 'Sughi' } } as never, category('pesto', 'sauces'), category('Bad Handle')],
+        categories: [...TREE, { handle: 'sauces', titles: { it: 'Sughi' } } as never, category('pesto', { parent: 'sauces' }), category('Bad Handle')],
         collections: [{ handle: 'classics', titles: { en: '' } }],
       },
     );
@@ -137,7 +137,7 @@ describe('a streamed catalog file may declare its taxonomy after its products', 
   it('reports the same problems, with the same paths, as for the parsed file', async () => {
     const file = filed(
       [product('a', { categories: ['ghost'] }), product('b', { collection: 'summer' })],
-      { categories: [...TREE, category('eggs', 'hens'), category('hens', 'eggs'), category('orphan', 'nowhere'), category('pasta')] },
+      { categories: [...TREE, category('eggs', { parent: 'hens' }), category('hens', { parent: 'eggs' }), category('orphan', { parent: 'nowhere' }), category('pasta')] },
     );
     const expected = problemsOf(structuredClone(file));
     assert.equal(expected.length, 6);

@@ -24,8 +24,8 @@ const FIRST: CatalogFile = {
     product('gift-box', { created_at: day(2), categories: ['gifts'], collection: 'classics' }),
     product('plain', { created_at: day(1) }),
   ]),
-  categories: [category('pantry', undefined, 'Dispensa'), category('pasta', 'pantry'), category('dried-pasta', 'pasta', 'Pasta secca'), category('gifts')],
-  collections: [collection('classics', 'Classici')],
+  categories: [category('pantry', { titleIt: 'Dispensa' }), category('pasta', { parent: 'pantry' }), category('dried-pasta', { parent: 'pasta', titleIt: 'Pasta secca' }), category('gifts')],
+  collections: [collection('classics', { titleIt: 'Classici' })],
 };
 
 /** Lists neither `pasta`, `gifts` nor `classics`; retitles `pantry` and moves `dried-pasta` up to it; refiles `spaghetti`. */
@@ -40,8 +40,8 @@ const SECOND: CatalogFile = {
   ]),
   categories: [
     { handle: 'pantry', titles: { en: 'Larder', it: 'La dispensa' } },
-    category('dried-pasta', 'pantry', 'Pasta secca'),
-    category('fresh-pasta', 'pantry'),
+    category('dried-pasta', { parent: 'pantry', titleIt: 'Pasta secca' }),
+    category('fresh-pasta', { parent: 'pantry' }),
   ],
   collections: [collection('summer')],
 };
@@ -136,7 +136,7 @@ describe('the taxonomy through the importer: served on every product answer, rep
         products: [product('penne', { created_at: day(4), categories: ['short-pasta'], collection: 'weeknight' })],
         version: 1,
         regions: REGIONS,
-        categories: [category('short-pasta', undefined, 'Pasta corta')],
+        categories: [category('short-pasta', { titleIt: 'Pasta corta' })],
         collections: [collection('weeknight')],
       }),
     );
@@ -151,7 +151,7 @@ describe('the taxonomy through the importer: served on every product answer, rep
     const before = await dumpCatalog(testApp.store.db);
     const file = await dir.writeJson('unknown-category.json', {
       ...catalog([product('penne', { categories: ['short-pasta', 'long-pasta'] })]),
-      categories: [category('short-pasta', undefined, 'Cambiata')],
+      categories: [category('short-pasta', { titleIt: 'Cambiata' })],
     });
     await assert.rejects(importCatalogFile(testApp.store.db, file), (error: unknown) => {
       assert.ok(error instanceof CatalogFileInvalid);

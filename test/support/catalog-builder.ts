@@ -94,21 +94,6 @@ export function catalog(products: CatalogFileProduct[], regions: CatalogFileRegi
   return { version: 1, regions, products };
 }
 
-/** A category titled after its handle (in Italian too when `titleIt` is given), at the top unless a parent is given. */
-export function category(handle: string, parent?: string, titleIt?: string): CatalogFileCategory {
-  return { handle, ...(parent !== undefined && { parent }), titles: titlesOf(handle, titleIt) };
-}
-
-/** A collection titled after its handle (in Italian too when `titleIt` is given). */
-export function collection(handle: string, titleIt?: string): CatalogFileCollection {
-  return { handle, titles: titlesOf(handle, titleIt) };
-}
-
-const titlesOf = (handle: string, titleIt: string | undefined) => ({
-  en: handle.replace(/-/g, ' '),
-  ...(titleIt !== undefined && { it: titleIt }),
-});
-
 export interface TempDir {
   path: string;
   /** Writes JSON (any value: invalid catalogs too) and returns the file's path. */
