@@ -94,8 +94,8 @@ export class CatalogAnswers {
    * product is shown, and the generation also moves when the regions or the taxonomy are
    * replaced, so it alone says whether a kept list still holds.
    */
-  taxonomy(list: 'categories' | 'collections', input: TaxonomyInput): PreparedBody {
-    const request = this.catalog.resolveTaxonomy(input);
+  async taxonomy(list: 'categories' | 'collections', input: TaxonomyInput): Promise<PreparedBody> {
+    const request = await this.catalog.resolveTaxonomy(input);
     const { market, filter, generation } = request;
     const key = `${list}|${marketKey(market)}|${filter?.key ?? ''}`;
     const kept = this.#answers.get(key);

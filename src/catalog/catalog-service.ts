@@ -167,7 +167,8 @@ export class CatalogService {
    * page depends on, before any of it is computed (CatalogAnswers keys prepared pages on it).
    */
   async resolveList(input: ListProductsInput): Promise<ListRequest> {
-    if (input.q !== undefined) await this.readModel.whenSearchable();
+    // A search, a filter or an order of its own reads the catalog by search-index slot.
+    if (input.q !== undefined || !inCatalogOrder(input)) await this.readModel.whenSearchable();
     const catalog = this.readModel.catalog;
     const market = resolveMarket(catalog, input);
     if (input.cursor !== undefined && input.offset !== undefined) {
@@ -257,12 +258,14 @@ export class CatalogService {
   }
 
   /** The category tree and the collections with their product counts in a market, as list_categories serves them. */
-  listTaxonomy(input: TaxonomyInput): TaxonomyResult {
-    return this.taxonomyLists(this.resolveTaxonomy(input));
+  async listTaxonomy(input: TaxonomyInput): Promise<TaxonomyResult> {
+    return this.taxonomyLists(await this.resolveTaxonomy(input));
   }
 
   /** Checks a taxonomy request and resolves it against the catalog as served now (CatalogAnswers keys the prepared lists on it). */
-  resolveTaxonomy(input: TaxonomyInput): TaxonomyRequest {
+  async resolveTaxonomy(input: TaxonomyInput): Promise<TaxonomyRequest> {
+    // Counting reads the catalog by search-index slot.
+    await this.readModel.whenSearchable();
     const catalog = this.readModel.catalog;
     const market = resolveMarket(catalog, input);
     const filter = resolveFilter({ available: input.available }, catalog.taxonomy, market.currency);
@@ -298,6 +301,13 @@ export class CatalogService {
     this.#renderings.set(key, { product, region: market.region, rendered });
     return rendered;
   }
+}
+
+/** Whether a list asks for the catalog's own order, unfiltered (read without the search index). */
+function inCatalogOrder(input: ListProductsInput): boolean {
+  const { category, collection, tag, available, price_min: priceMin, price_max: priceMax, sort } = input;
+  const filtered = category ?? collection ?? tag ?? available ?? priceMin ?? priceMax;
+  return filtered === undefined && (sort === undefined || sort === 'newest' || sort === 'relevance');
 }
 
 /**

@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { Locale } from './locales.js';
-import type { CatalogProduct, LiveCatalog, Region } from './read-model/live-catalog.js';
-import { passes, type ProductFilter } from './read-model/product-filter.js';
+import type { LiveCatalog, Region } from './read-model/live-catalog.js';
+import { slotFilter, type ProductFilter } from './read-model/product-filter.js';
+import type { SearchIndex } from './read-model/search-index.js';
 import { titleIn, type Taxonomy } from './taxonomy.js';
 
 /** A category as `GET /public/v1/categories` and list_categories list it (the `Category` schema). */
@@ -73,37 +74,39 @@ export class TaxonomyCounter {
     const key = filter === undefined ? '' : `${region.id}|${filter.key}`;
     const kept = this.#kept.get(key);
     if (kept?.generation === generation) return kept.counts;
-    const counts = countProducts(catalog.products, catalog.taxonomy, filter && ((product) => passes(product, filter, region)));
+    const counts = countProducts(catalog.search, catalog.taxonomy, filter && slotFilter(filter, catalog.search, catalog.offers.in(region)));
     this.#kept.set(key, { generation, counts });
     return counts;
   }
 }
 
-/** One pass over the products; a product counts in each category it is in and in every category above those, once each. */
-function countProducts(products: readonly CatalogProduct[], taxonomy: Taxonomy, included: ((product: CatalogProduct) => boolean) | undefined): TaxonomyCounts {
-  const { categories } = taxonomy;
-  const indexOf = new Map(categories.map((category, i) => [category.handle, i]));
-  // A served category's parent is served too (the taxonomy serves an unreachable one at the top).
-  const parentOf = Int32Array.from(categories, (category) => (category.parent === null ? -1 : indexOf.get(category.parent)!));
-  const categoryCounts = new Uint32Array(categories.length);
-  // The product a category was last counted for: a product in two categories of one subtree counts once above them.
-  const countedFor = new Int32Array(categories.length).fill(-1);
-  const collectionCounts = new Map(taxonomy.collections.map((collection) => [collection.handle, 0]));
-  for (let p = 0; p < products.length; p++) {
-    const product = products[p]!;
-    if (included && !included(product)) continue;
-    for (const handle of product.categories) {
-      // Up the tree until a category already counted for this product, whose ancestors are counted too.
-      for (let c = indexOf.get(handle) ?? -1; c !== -1 && countedFor[c] !== p; c = parentOf[c]!) {
-        countedFor[c] = p;
-        categoryCounts[c]!++;
+/**
+ * Counts from the search index's facets (the slots of each category and collection), so
+ * that no product object is read: a category counts the products of every category of
+ * its subtree, each once (a product in two categories of one subtree is stamped with the
+ * category being counted); the availability filter reads the market's offers by slot.
+ */
+function countProducts(index: SearchIndex, taxonomy: Taxonomy, included: ((slot: number) => boolean) | undefined): TaxonomyCounts {
+  const countedFor = new Int32Array(index.slotCount).fill(-1);
+  const categories = new Map(
+    taxonomy.categories.map((category, c) => {
+      let count = 0;
+      for (const handle of taxonomy.subtree(category.handle)) {
+        for (const slot of index.facet('category', handle) ?? []) {
+          if (countedFor[slot] === c) continue;
+          countedFor[slot] = c;
+          if (!included || included(slot)) count++;
+        }
       }
-    }
-    const inCollection = product.collection === null ? undefined : collectionCounts.get(product.collection);
-    if (inCollection !== undefined) collectionCounts.set(product.collection!, inCollection + 1);
-  }
-  return {
-    categories: new Map(categories.map((category, i) => [category.handle, categoryCounts[i]!])),
-    collections: collectionCounts,
-  };
+      return [category.handle, count];
+    }),
+  );
+  const collections = new Map(
+    taxonomy.collections.map(({ handle }) => {
+      let count = 0;
+      for (const slot of index.facet('collection', handle) ?? []) if (!included || included(slot)) count++;
+      return [handle, count];
+    }),
+  );
+  return { categories, collections };
 }

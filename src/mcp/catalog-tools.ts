@@ -104,7 +104,7 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       input: schemas.input(Type.Object(taxonomyFields, { additionalProperties: false })),
       output: schemas.output(TaxonomyListing),
       annotations: READ_ONLY,
-      run: (args, { request }) => ({ ...catalog.listTaxonomy(args), request_id: request.id }),
+      run: async (args, { request }) => ({ ...(await catalog.listTaxonomy(args)), request_id: request.id }),
     }),
   ];
 }

@@ -1,6 +1,7 @@
 import type { Locale } from '../locales.js';
 import { EMPTY_TAXONOMY, type Taxonomy } from '../taxonomy.js';
-import { sameSearchFields, SearchIndex } from './search-index.js';
+import { OfferIndex } from './offer-index.js';
+import { sameClassification, sameSearchFields, SearchIndex } from './search-index.js';
 import { compareServedOrder, firstIndexNotBefore, type Positioned } from './served-order.js';
 
 export interface Region {
@@ -77,6 +78,7 @@ export class LiveCatalog {
   /** SKUs are unique in the store (docs/decisions.md, Batch lookup), so one variant each. */
   readonly #variantBySku = new Map<string, CatalogVariant>();
   readonly #search = new SearchIndex();
+  readonly #offers = new OfferIndex(this.#search);
   /** Served products not in the search index yet: a full build indexes them after it is served. */
   readonly #unindexed = new Set<CatalogProduct>();
   #rankingGeneration = nextGeneration();
@@ -119,6 +121,11 @@ export class LiveCatalog {
 
   get search(): SearchIndex {
     return this.#search;
+  }
+
+  /** Prices and availability per market by search slot, for filters and the price orders. */
+  get offers(): OfferIndex {
+    return this.#offers;
   }
 
   /** Whether the search index holds every served product; search waits until it does. */
@@ -282,12 +289,6 @@ export class LiveCatalog {
 let generations = 0;
 const nextGeneration = () => ++generations;
 
-/** Whether two states of a product are in the same categories, collection and tags. */
-function sameClassification(a: CatalogProduct, b: CatalogProduct): boolean {
-  return a.collection === b.collection && sameList(a.categories, b.categories) && sameList(a.tags, b.tags);
-}
-
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
 
 /** Moves up to this many products one splice each; beyond, a merge pass is cheaper. */
 const SPLICE_AT_MOST = 32;

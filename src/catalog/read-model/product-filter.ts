@@ -1,7 +1,8 @@
 import { catalogProblem } from '../errors.js';
 import type { Taxonomy } from '../taxonomy.js';
-import type { CatalogProduct, Region } from './live-catalog.js';
-import { availabilityOf, fractionDigits, minorPriceIn } from './pricing.js';
+import type { RegionOffers } from './offer-index.js';
+import type { SearchIndex } from './search-index.js';
+import { fractionDigits } from './pricing.js';
 
 /**
  * A list request's filters, resolved against the catalog (category handles expanded to
@@ -23,27 +24,34 @@ export interface ProductFilter {
   readonly maxPrice?: number;
 }
 
-/** Whether a product passes the filter in the market of `region`. */
-export function passes(product: CatalogProduct, filter: ProductFilter, region: Region): boolean {
+/**
+ * The filter as a test of a search-index slot, reading no product object: the taxonomy
+ * filters are marked once from the index's facets (the slots of each category,
+ * collection and tag), the price and availability filters read the market's offers.
+ */
+export function slotFilter(filter: ProductFilter, index: SearchIndex, offers: RegionOffers): (slot: number) => boolean {
   const { categories, collections, tags, available, minPrice, maxPrice } = filter;
-  if (categories && !product.categories.some((handle) => categories.has(handle))) return false;
-  if (collections && (product.collection === null || !collections.has(product.collection))) return false;
-  if (tags && !product.tags.some((tag) => tags.has(tag))) return false;
-  if (available !== undefined && sellableIn(product, region) !== available) return false;
-  if (minPrice !== undefined || maxPrice !== undefined) {
-    const low = minPrice ?? 0;
-    const high = maxPrice ?? Infinity;
-    return product.variants.some((variant) => {
-      const price = minorPriceIn(variant, region);
-      return price !== null && price >= low && price <= high;
-    });
-  }
-  return true;
-}
-
-/** Whether some variant can be bought in the market: purchasable, and priced there (a cart refuses a variant without a price). */
-function sellableIn(product: CatalogProduct, region: Region): boolean {
-  return product.variants.some((variant) => availabilityOf(variant).purchasable && minorPriceIn(variant, region) !== null);
+  const facets = (
+    [
+      ['category', categories],
+      ['collection', collections],
+      ['tag', tags],
+    ] as const
+  ).filter(([, values]) => values !== undefined);
+  // Per slot, how many of the taxonomy filters its product passes (each counts once, whichever of its values it has).
+  const passed = new Uint8Array(facets.length > 0 ? index.slotCount : 0);
+  facets.forEach(([kind, values], f) => {
+    for (const value of values!) {
+      for (const slot of index.facet(kind, value) ?? []) if (passed[slot] === f) passed[slot] = f + 1;
+    }
+  });
+  const priced = minPrice !== undefined || maxPrice !== undefined;
+  const low = minPrice ?? 0;
+  const high = maxPrice ?? Infinity;
+  return (slot) =>
+    (facets.length === 0 || passed[slot] === facets.length) &&
+    (available === undefined || offers.sellable(slot) === available) &&
+    (!priced || offers.hasPriceWithin(slot, low, high));
 }
 
 /** The filter parameters of a list request, as REST and search_catalog take them. */

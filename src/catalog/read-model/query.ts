@@ -2,8 +2,7 @@ import type { CursorPosition, SortKey } from '../cursor.js';
 import type { Locale } from '../locales.js';
 import type { SortOrder } from '../query-schemas.js';
 import type { CatalogProduct, LiveCatalog, Region } from './live-catalog.js';
-import { minorPriceRange } from './pricing.js';
-import { passes, type ProductFilter } from './product-filter.js';
+import { slotFilter, type ProductFilter } from './product-filter.js';
 import { compareServedOrder, firstIndexNotBefore, type Positioned } from './served-order.js';
 import { titleIn, WHOLE_WORDS_IN_TITLE } from './search-index.js';
 import { words } from './text.js';
@@ -39,38 +38,48 @@ export interface RankingOptions {
  * (prefix or fuzzy) match. Without a query every product is in tier 0. Other sorts put
  * their own key first (a price, a title); every order breaks ties newest first, then by id.
  */
-export function rankProducts(
-  catalog: LiveCatalog,
-  queryWords: readonly string[],
-  locale: Locale,
-  options?: RankingOptions,
-): Ranking {
+export function rankProducts(catalog: LiveCatalog, queryWords: readonly string[], locale: Locale, options?: RankingOptions): Ranking {
   const filter = options?.filter;
   const sort = options?.sort ?? (queryWords.length > 0 ? 'relevance' : 'newest');
-  const included = filter === undefined ? undefined : (product: CatalogProduct) => passes(product, filter, options!.region);
-  if (queryWords.length === 0) {
-    const products = included ? catalog.products.filter(included) : catalog.products;
-    if (sort === 'newest' || sort === 'relevance') return new CatalogOrder(products);
-    return new KeyedRanking(products, sortKeys(products, sort, locale, options!.region), createdAtOf(products));
-  }
+  if (queryWords.length === 0 && filter === undefined && (sort === 'newest' || sort === 'relevance')) return new CatalogOrder(catalog.products);
+  // Otherwise the candidates are read by search slot: every slot, or the query's matches.
   const index = catalog.search;
-  const { count, bySlot } = index.match(queryWords, locale);
-  const exactHandle = catalog.productByHandle.get(queryWords.join('-'));
+  const slots = index.slotCount;
+  const matches = queryWords.length > 0 ? index.match(queryWords, locale).bySlot : undefined;
+  const exactHandle = matches && catalog.productByHandle.get(queryWords.join('-'));
   const exactSlot = exactHandle && index.slotOf(exactHandle.id);
+  const offers = options && catalog.offers.in(options.region);
+  const included = filter && slotFilter(filter, index, offers!);
   const products: CatalogProduct[] = [];
-  const tiers: number[] = [];
-  const createdAtMs: number[] = [];
-  for (let slot = 0, found = 0; found < count; slot++) {
-    if (bySlot[slot] === 0) continue;
-    found++;
-    const product = index.productAt(slot)!;
-    if (included && !included(product)) continue;
+  const found: number[] = [];
+  for (let slot = 0; slot < slots; slot++) {
+    if (matches && matches[slot] === 0) continue;
+    const product = index.productAt(slot);
+    if (product === undefined || (included && !included(slot))) continue;
     products.push(product);
-    tiers.push(slot === exactSlot ? 0 : bySlot[slot] === WHOLE_WORDS_IN_TITLE ? 1 : 2);
-    createdAtMs.push(index.createdAtMs(slot));
+    found.push(slot);
   }
-  const keys = sort === 'relevance' ? Float64Array.from(tiers) : sortKeys(products, sort, locale, options!.region);
-  return new KeyedRanking(products, keys, Float64Array.from(createdAtMs));
+  const createdAtMs = Float64Array.from(found, (slot) => index.createdAtMs(slot));
+  switch (sort) {
+    case 'relevance':
+    case 'newest': {
+      // Newest alone, or the relevance tier: 0 exact handle, 1 whole words of the title, 2 partial.
+      const tierOf = (slot: number) => (slot === exactSlot ? 0 : matches![slot] === WHOLE_WORDS_IN_TITLE ? 1 : 2);
+      return new KeyedRanking(products, sort === 'relevance' && matches ? Float64Array.from(found, tierOf) : new Float64Array(found.length), createdAtMs);
+    }
+    case 'price_asc':
+    case 'price_desc': {
+      const sign = sort === 'price_asc' ? 1 : -1;
+      const priceKey = (slot: number) => {
+        const lowest = offers!.lowestPrice(slot);
+        // No price (Infinity) comes last in both directions.
+        return lowest === Infinity ? lowest : sign * lowest;
+      };
+      return new KeyedRanking(products, Float64Array.from(found, priceKey), createdAtMs);
+    }
+    case 'title':
+      return new KeyedRanking(products, products.map((product) => titleSortKey(product, locale)), createdAtMs);
+  }
 }
 
 export function positionOf({ product, key }: RankedMatch): CursorPosition {
@@ -82,28 +91,6 @@ export function positionOf({ product, key }: RankedMatch): CursorPosition {
  * which comes last) or as texts (a title).
  */
 type SortKeys = Float64Array | readonly string[];
-
-function sortKeys(products: readonly CatalogProduct[], sort: SortOrder, locale: Locale, region: Region): SortKeys {
-  switch (sort) {
-    case 'title':
-      return products.map((product) => titleSortKey(product, locale));
-    case 'price_asc':
-    case 'price_desc': {
-      const sign = sort === 'price_asc' ? 1 : -1;
-      return Float64Array.from(products, (product) => {
-        const range = minorPriceRange(product, region);
-        return range === null ? Infinity : sign * range.minimum;
-      });
-    }
-    default:
-      // newest (and relevance without a query, which is the same): the tie-break alone.
-      return new Float64Array(products.length);
-  }
-}
-
-function createdAtOf(products: readonly CatalogProduct[]): Float64Array {
-  return Float64Array.from(products, (product) => product.createdAtMs);
-}
 
 /**
  * Letters of a title the title order compares: titles alike in their first this many

@@ -13,6 +13,13 @@ export function sameSearchFields(a: CatalogProduct, b: CatalogProduct): boolean 
   return a.handle === b.handle && LOCALES.every((locale) => titleIn(a, locale) === titleIn(b, locale));
 }
 
+/** Whether two states of a product are in the same categories, collection and tags (its facets). */
+export function sameClassification(a: CatalogProduct, b: CatalogProduct): boolean {
+  return a.collection === b.collection && sameList(a.categories, b.categories) && sameList(a.tags, b.tags);
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
+
 /** The searched fields: the handle, then the title in each locale. */
 const HANDLE_FIELD = 0;
 const titleFieldOf = (locale: Locale) => 1 + LOCALES.indexOf(locale);
@@ -58,6 +65,11 @@ export class SearchIndex {
   readonly #productAt: (CatalogProduct | undefined)[] = [];
   readonly #createdAtMs: number[] = [];
   readonly #freeSlots: number[] = [];
+  /** Per slot, a number that changes whenever the slot's product does: what derived per-slot data is checked against. */
+  readonly #revisionAt: number[] = [];
+  #revisions = 0;
+  /** Per facet (`category:…`, `collection:…`, `tag:…`), the slots of the products in it: what the taxonomy filters and counts read. */
+  readonly #facets = new Map<string, Set<number>>();
 
   add(product: CatalogProduct): void {
     if (this.#slotById.has(product.id)) throw new Error(`Product ${product.id} is already indexed`);
@@ -65,6 +77,8 @@ export class SearchIndex {
     this.#slotById.set(product.id, slot);
     this.#productAt[slot] = product;
     this.#createdAtMs[slot] = product.createdAtMs;
+    this.#revisionAt[slot] = ++this.#revisions;
+    this.#addFacets(product, slot);
     forEachTerm(product, (term, field) => {
       let postings = this.#terms.get(term);
       if (!postings) this.#terms.set(term, (postings = []));
@@ -84,8 +98,10 @@ export class SearchIndex {
       if (products.size === 0) postings[field] = undefined;
       if (postings.every((field) => field === undefined)) this.#terms.delete(term);
     });
+    this.#removeFacets(product, slot);
     this.#slotById.delete(product.id);
     this.#productAt[slot] = undefined;
+    this.#revisionAt[slot] = ++this.#revisions;
     this.#freeSlots.push(slot);
   }
 
@@ -93,8 +109,45 @@ export class SearchIndex {
   replace(product: CatalogProduct): void {
     const slot = this.#slotById.get(product.id);
     if (slot === undefined) throw new Error(`Product ${product.id} is not indexed`);
+    const before = this.#productAt[slot]!;
+    if (!sameClassification(before, product)) {
+      this.#removeFacets(before, slot);
+      this.#addFacets(product, slot);
+    }
     this.#productAt[slot] = product;
     this.#createdAtMs[slot] = product.createdAtMs;
+    this.#revisionAt[slot] = ++this.#revisions;
+  }
+
+  /** The slots of the products in the facet; undefined when none is. */
+  facet(kind: FacetKind, value: string): ReadonlySet<number> | undefined {
+    return this.#facets.get(`${kind}:${value}`);
+  }
+
+  #addFacets(product: CatalogProduct, slot: number): void {
+    forEachFacet(product, (facet) => {
+      let slots = this.#facets.get(facet);
+      if (!slots) this.#facets.set(facet, (slots = new Set()));
+      slots.add(slot);
+    });
+  }
+
+  #removeFacets(product: CatalogProduct, slot: number): void {
+    forEachFacet(product, (facet) => {
+      const slots = this.#facets.get(facet);
+      slots?.delete(slot);
+      if (slots?.size === 0) this.#facets.delete(facet);
+    });
+  }
+
+  /** Slots in use or free: every indexed product is in a slot below this. */
+  get slotCount(): number {
+    return this.#productAt.length;
+  }
+
+  /** Changes whenever the product in the slot does (never repeats). */
+  revisionAt(slot: number): number {
+    return this.#revisionAt[slot] ?? 0;
   }
 
   /**
@@ -154,6 +207,15 @@ export class SearchIndex {
       if (!term.startsWith(word)) yield [term, postings];
     }
   }
+}
+
+export type FacetKind = 'category' | 'collection' | 'tag';
+
+/** The facets a product is in: its own categories (not their ancestors), its collection, its tags. */
+function forEachFacet(product: CatalogProduct, visit: (facet: string) => void): void {
+  for (const handle of product.categories) visit(`category:${handle}`);
+  if (product.collection !== null) visit(`collection:${product.collection}`);
+  for (const tag of product.tags) visit(`tag:${tag}`);
 }
 
 /** Each word of a product's searched fields, once per field. */

@@ -62,7 +62,7 @@ export function taxonomyRoutes(app: FastifyInstance, { answers, rateLimit, respo
         // Prepared answers carry their compressed forms.
         compress: false,
       },
-      async (request, reply) => sendPrepared(request, reply, answers.taxonomy(list, request.query), requestIdTail(request.id), answers.caching),
+      async (request, reply) => sendPrepared(request, reply, await answers.taxonomy(list, request.query), requestIdTail(request.id), answers.caching),
     );
   }
 }
