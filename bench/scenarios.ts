@@ -40,6 +40,13 @@ async function page(baseUrl: string, path: string): Promise<ProductPage> {
   return (await response.json()) as ProductPage;
 }
 
+/** The catalog's categories, in tree order (the first is a top-level one). */
+async function categories(baseUrl: string): Promise<{ handle: string }[]> {
+  const response = await fetch(`${baseUrl}/public/v1/categories`, { headers: IDENTITY });
+  if (!response.ok) throw new Error(`GET /public/v1/categories answered ${response.status}`);
+  return ((await response.json()) as { categories: { handle: string }[] }).categories;
+}
+
 /** The path of the page after `CURSOR_STEPS` next_cursor steps from the first; throws on a catalog too small for it. */
 async function cursorPath(baseUrl: string): Promise<string> {
   let path = PRODUCTS;
@@ -61,11 +68,17 @@ export async function readScenarios(baseUrl: string, words: QueryWords, quick: b
   const common: Scenario = { name: `search "${words.common}" (common word)`, kind: 'search', request: get(search(words.common)) };
   if (quick) return [list, common];
   const handle = (await page(baseUrl, `${PRODUCTS}?limit=1`)).products[0]!.handle;
+  const category = (await categories(baseUrl))[0]!.handle;
   const mcp = mcpRequestInit('tools/call', { name: 'search_catalog', arguments: { query: words.common } });
   return [
     list,
     { name: `list, page ${CURSOR_STEPS + 1} by cursor`, kind: 'list', request: get(await cursorPath(baseUrl)) },
     { name: 'list, market country=US&locale=it', kind: 'list', request: get(`${PRODUCTS}?country=US&locale=it`) },
+    {
+      name: `list, filtered and sorted (category=${category}, available, sort=price_asc)`,
+      kind: 'list',
+      request: get(`${PRODUCTS}?category=${category}&available=true&sort=price_asc`),
+    },
     { name: 'detail by handle', kind: 'detail', request: get(`${PRODUCTS}/${handle}`) },
     common,
     { name: `search "${words.rare}" (rare word)`, kind: 'search', request: get(search(words.rare)) },
