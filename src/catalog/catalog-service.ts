@@ -51,6 +51,8 @@ export interface ListRequest {
   filter: ProductFilter | undefined;
   /** As applied: `relevance` only with query words. */
   sort: SortOrder;
+  /** Whether the filters or the sort read prices or stock, which differ by market and change all day. */
+  dependsOnOffers: boolean;
   /**
    * The catalog generation the page is valid for: the ranking generation, or the change
    * generation when the filters or the sort depend on prices or stock.
@@ -181,7 +183,7 @@ export class CatalogService {
     const queryWords = words(input.q ?? '');
     const filter = resolveFilter(input, catalog.taxonomy, market.currency);
     const sort = input.sort === undefined || (input.sort === 'relevance' && queryWords.length === 0) ? (queryWords.length > 0 ? 'relevance' : 'newest') : input.sort;
-    const byOffers = filter?.dependsOnOffers === true || sort === 'price_asc' || sort === 'price_desc';
+    const dependsOnOffers = filter?.dependsOnOffers === true || sort === 'price_asc' || sort === 'price_desc';
     return {
       catalog,
       market,
@@ -191,7 +193,8 @@ export class CatalogService {
       cursor: input.cursor,
       filter,
       sort,
-      generation: byOffers ? catalog.changeGeneration : catalog.rankingGeneration,
+      dependsOnOffers,
+      generation: dependsOnOffers ? catalog.changeGeneration : catalog.rankingGeneration,
     };
   }
 
@@ -277,9 +280,10 @@ export class CatalogService {
   }
 
   /** A request's ranking, reused while the catalog generation it depends on stays (the catalog's own order needs no keeping). */
-  #ranking({ catalog, market, queryWords, filter, sort, generation }: ListRequest): Ranking {
+  #ranking({ catalog, market, queryWords, filter, sort, dependsOnOffers, generation }: ListRequest): Ranking {
     if (queryWords.length === 0 && filter === undefined && sort === 'newest') return rankProducts(catalog, queryWords, market.locale);
-    const key = `${market.locale}|${market.region.id}|${sort}|${filter?.key ?? ''}|${queryWords.join(' ')}`;
+    // Only prices and stock differ between markets: other rankings are shared by every region.
+    const key = `${market.locale}|${dependsOnOffers ? market.region.id : ''}|${sort}|${filter?.key ?? ''}|${queryWords.join(' ')}`;
     const cached = this.#rankings.get(key);
     if (cached?.generation === generation) return cached.ranking;
     const ranking = rankProducts(catalog, queryWords, market.locale, { region: market.region, filter, sort });

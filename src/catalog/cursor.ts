@@ -72,7 +72,7 @@ export class CursorCodec {
       throw notIssued();
     }
     if (payload.f !== fingerprint(scope)) {
-      throw invalidCursor('The cursor was issued for another query or market.');
+      throw invalidCursor('The cursor was issued for another query or market, or other filters or sort.');
     }
     return { key: payload.t ?? Infinity, createdAt: payload.c, id: payload.i };
   }
@@ -94,6 +94,6 @@ function invalidCursor(message: string): HttpProblem {
   return catalogProblem(
     'INVALID_QUERY',
     message,
-    'Send the next_cursor of the previous page unchanged, with the same q, locale, country and currency, and without offset.',
+    'Send the next_cursor of the previous page unchanged, with the same q, locale, country and currency (and the same filters and sort), and without offset.',
   );
 }

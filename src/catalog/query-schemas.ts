@@ -66,7 +66,7 @@ export const queryFields = {
     Type.String({
       maxLength: MAX_CURSOR_LENGTH,
       description:
-        'Opaque next_cursor of the previous page; preferred for paging. Valid only with the same q and market; walking it visits every matching product exactly once, even while products are added or repriced.',
+        'Opaque next_cursor of the previous page; preferred for paging. Valid only with the same q, market, filters and sort; walking it visits every matching product exactly once, even while products are added or repriced (in the price orders, a product whose own price changes moves to its new place).',
     }),
   ),
 };
@@ -119,8 +119,8 @@ export const filterFields = {
   price_max: priceBound('Highest'),
   sort: Type.Optional(
     Type.Enum([...SORT_ORDERS], {
-        description:
-          'Order of the results: relevance (the default with q; without q the same as newest), newest (created_at descending, the default without q), price_asc and price_desc (by the lowest variant price in the market, price_range.minimum; products without a price there come last either way), title (A to Z in the requested locale, case- and accent-insensitive). Ties are broken newest first, then by id.',
+      description:
+        'Order of the results: relevance (the default with q; without q the same as newest), newest (created_at descending, the default without q), price_asc and price_desc (by the lowest variant price in the market, price_range.minimum; products without a price there come last either way), title (A to Z in the requested locale, case- and accent-insensitive). Ties are broken newest first, then by id.',
     }),
   ),
 };

@@ -234,7 +234,7 @@ export const PublicApiError = Type.Object(
   {
     $id: 'PublicApiError',
     description:
-      'Catalog error. Codes: REGION_NOT_FOUND (400, invalid or unserved market, including malformed locale/country/currency), INVALID_QUERY (400, invalid q/limit/offset/cursor, cursor combined with offset, a cursor from another query or market, or a lookup with no, too many or malformed identifiers), INVALID_HANDLE (400), PRODUCT_NOT_FOUND (404, unknown, draft or weighted), RATE_LIMITED (429), INTERNAL_ERROR (500). Bodies never contain stack traces, SQL or file paths.',
+      'Catalog error. Codes: REGION_NOT_FOUND (400, invalid or unserved market, including malformed locale/country/currency), INVALID_QUERY (400, invalid q/limit/offset/cursor, an invalid filter or sort value, an unknown category or collection, price_min above price_max, cursor combined with offset, a cursor from another query, market, filters or sort, or a lookup with no, too many or malformed identifiers), INVALID_HANDLE (400), PRODUCT_NOT_FOUND (404, unknown, draft or weighted), RATE_LIMITED (429), INTERNAL_ERROR (500). Bodies never contain stack traces, SQL or file paths.',
   },
 );
 

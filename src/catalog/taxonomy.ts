@@ -44,7 +44,9 @@ export class Taxonomy {
     const childrenOf = new Map<string | null, Category[]>();
     for (const category of categories) {
       const parent = category.parent !== null && known.has(category.parent) ? category.parent : null;
-      childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), parent === category.parent ? category : { ...category, parent }]);
+      let siblings = childrenOf.get(parent);
+      if (!siblings) childrenOf.set(parent, (siblings = []));
+      siblings.push(parent === category.parent ? category : { ...category, parent });
     }
     const ordered: Category[] = [];
     const visit = (category: Category, depth: number, ancestors: string[]) => {

@@ -188,7 +188,7 @@ export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompil
       args: { cart_id: cartId, variant_id: variantId, ...SandboxItemQuantityRequest.properties, idempotency_key: idempotencyKeyArg },
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
       run: ({ cart_id, idempotency_key, variant_id, quantity }, { principal, carts }) =>
-        idempotent(principal, `update_cart_item/${cart_id}`, idempotency_key, { variant_id, quantity }, () =>
+        idempotent(principal, `update_cart_item/${cart_id}/${variant_id}`, idempotency_key, { quantity }, () =>
           carts.setItemQuantity(principal, cart_id, variant_id, quantity),
         ),
     }),

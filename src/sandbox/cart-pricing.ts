@@ -30,11 +30,6 @@ export function cartMarket(catalog: LiveCatalog, currency: string, countries: re
   return undefined;
 }
 
-/** The region of `cartMarket` for a cart whose only country is its address's, if any. */
-export function cartRegion(catalog: LiveCatalog, currency: string, country?: string): Region | undefined {
-  return cartMarket(catalog, currency, [country])?.region;
-}
-
 export type Sellability = { unitPrice: number } | { reason: string };
 
 /**

@@ -201,7 +201,8 @@ export class SandboxCartService {
 
   /** Currencies a cart can be opened in: sold by a region and with a shipping amount. */
   private supportedCurrencies(catalog: LiveCatalog): string[] {
-    const currencies = new Set(catalog.regions.map((region) => region.currency));
+    // A region an import left without countries is no market (cartMarket skips it too).
+    const currencies = new Set([...catalog.regionByCountry.values()].map((region) => region.currency));
     return [...currencies].filter((currency) => this.ratesFor(currency).length > 0);
   }
 

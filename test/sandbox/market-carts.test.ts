@@ -44,6 +44,16 @@ describe('sandbox carts opened for a market (country, locale)', () => {
 
   const cartUrl = (id: string, suffix = '') => `/sandbox/v1/carts/${id}${suffix}`;
   const create = (body: object, idempotencyKey: string) => sandbox.call(token, 'POST', '/sandbox/v1/carts', body, { 'idempotency-key': idempotencyKey });
+
+  test('{} and {"currency":"EUR"} are one request for an Idempotency-Key, as before country existed; {"country":"DE"} is another', async () => {
+    const first = await create({}, 'same-cart');
+    assert.equal(first.statusCode, 201);
+    const again = await create({ currency: 'EUR' }, 'same-cart');
+    assert.equal(again.statusCode, 201);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.equal(again.data.id, first.data.id);
+    assertSandboxError(await create({ country: 'DE' }, 'same-cart'), 422, 'sandbox_idempotency_mismatch');
+  });
   const add = (cartId: string, variant_id: string, quantity: number) => sandbox.call(token, 'POST', cartUrl(cartId, '/items'), { variant_id, quantity });
   const ship = (cartId: string, country: string) => sandbox.call(token, 'POST', cartUrl(cartId, '/shipping-address'), { ...VALID_ADDRESS, country });
   const countCarts = async () =>

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { LiveCatalog } from '../../src/catalog/read-model/live-catalog.js';
-import { cartRegion, priceCart, sellability } from '../../src/sandbox/cart-pricing.js';
+import { cartMarket, priceCart, sellability } from '../../src/sandbox/cart-pricing.js';
 import { shippingRatesFor } from '../../src/sandbox/shipping.js';
 import { product, REGIONS, variant } from '../support/catalog-builder.js';
 import { liveCatalog } from '../support/live-catalog.js';
@@ -21,19 +21,22 @@ describe('cart pricing (docs/decisions.md, Cart market)', () => {
     id = (sku) => bySku.get(sku)!;
   });
 
-  describe('cartRegion', () => {
+  /** The region of the cart's market when its only country is the address's, if any. */
+  const cartRegion = (currency: string, country?: string) => cartMarket(catalog, currency, [country])?.region;
+
+  describe('cartMarket', () => {
     it("is the address country's region when it sells in the cart currency", () => {
-      assert.equal(cartRegion(catalog, 'EUR', 'DE')?.id, 'reg_eu');
+      assert.equal(cartRegion('EUR', 'DE')?.id, 'reg_eu');
     });
     it("is the default country's region for the currency without an address, or when the address's region sells in another", () => {
-      assert.equal(cartRegion(catalog, 'EUR')?.id, 'reg_it');
-      assert.equal(cartRegion(catalog, 'EUR', 'GB')?.id, 'reg_it');
+      assert.equal(cartRegion('EUR')?.id, 'reg_it');
+      assert.equal(cartRegion('EUR', 'GB')?.id, 'reg_it');
     });
     it('is the first region selling the currency when the default country does not', () => {
-      assert.equal(cartRegion(catalog, 'GBP')?.id, 'reg_gb');
+      assert.equal(cartRegion('GBP')?.id, 'reg_gb');
     });
     it('is undefined when no region sells the currency', () => {
-      assert.equal(cartRegion(catalog, 'CHF'), undefined);
+      assert.equal(cartRegion('CHF'), undefined);
     });
   });
 

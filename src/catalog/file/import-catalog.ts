@@ -151,7 +151,6 @@ export async function writeCatalog(
   return report;
 }
 
-
 /**
  * Writes one batch of products; returns the ids of every product it touched, and the
  * served documents of the batch's products, built from the rows it wrote.
@@ -219,7 +218,9 @@ async function writeProducts(
   report.products.created += products.length - storedIds.length;
   report.products.updated += storedIds.length;
   const { otherProductsTouched, rows } = await replaceProductContents(trx, products, productIds, storedIds, plan, report);
-  return { touched: [...productIds, ...otherProductsTouched], documents: servedDocumentsFromRows(productIds, { ...rows, products: productRows.map((row, p) => ({ ...row, id: productIds[p]! })) }) };
+  // A product another import inserted meanwhile keeps that import's id (see the upsert above).
+  const storedRows = productRows.map((row, p) => ({ ...row, id: productIds[p]! }));
+  return { touched: [...productIds, ...otherProductsTouched], documents: servedDocumentsFromRows(productIds, { ...rows, products: storedRows }) };
 }
 
 /**

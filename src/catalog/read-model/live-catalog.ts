@@ -289,10 +289,8 @@ export class LiveCatalog {
 let generations = 0;
 const nextGeneration = () => ++generations;
 
-
 /** Moves up to this many products one splice each; beyond, a merge pass is cheaper. */
 const SPLICE_AT_MOST = 32;
-
 
 /** The index of the first product that does not come before `target` in the served order. */
 function lowerBound(products: readonly CatalogProduct[], target: Positioned): number {

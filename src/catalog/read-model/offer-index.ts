@@ -1,5 +1,5 @@
 import type { CatalogProduct, Region } from './live-catalog.js';
-import { availabilityOf, minorPriceIn } from './pricing.js';
+import { availabilityOf, minorPriceIn, minorPriceRange } from './pricing.js';
 import type { SearchIndex } from './search-index.js';
 
 /**
@@ -79,19 +79,10 @@ export class RegionOffers {
   }
 
   #compute(slot: number, product: CatalogProduct): void {
-    let lowest = NO_PRICE;
-    let highest = -NO_PRICE;
-    let sellable = 0;
-    for (const variant of product.variants) {
-      const price = minorPriceIn(variant, this.region);
-      if (price === null) continue;
-      if (price < lowest) lowest = price;
-      if (price > highest) highest = price;
-      if (availabilityOf(variant).purchasable) sellable = 1;
-    }
-    this.#lowest[slot] = lowest;
-    this.#highest[slot] = highest;
-    this.#sellable[slot] = sellable;
+    const range = minorPriceRange(product, this.region);
+    this.#lowest[slot] = range?.minimum ?? NO_PRICE;
+    this.#highest[slot] = range?.maximum ?? -NO_PRICE;
+    this.#sellable[slot] = product.variants.some((variant) => availabilityOf(variant).purchasable && minorPriceIn(variant, this.region) !== null) ? 1 : 0;
   }
 
   /** Room for `slots` (revision 0 is no revision the index gives, so new entries are computed on first read). */

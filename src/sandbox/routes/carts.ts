@@ -50,6 +50,15 @@ const LineParams = Type.Object({ ...CartParams.properties, variant_id: variantId
 const NEEDS_CART_WRITE = `Needs ${CART_SCOPE} (else 401).`;
 
 /** The explicit cart routes: a cart, its items, its shipping address and option, and checkout. */
+/**
+ * A cart request as it was compared before `country` existed, when the schema filled in
+ * the default currency: `{}` and `{"currency": "EUR"}` stay one request for an
+ * Idempotency-Key, as they were (and a retry of `{}` stored before still matches).
+ */
+function asFirstStored(body: Static<typeof SandboxCartRequest> | undefined): Static<typeof SandboxCartRequest> | undefined {
+  return body && body.country === undefined && body.currency === undefined ? { ...body, currency: DEFAULT_CURRENCY } : body;
+}
+
 export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRouteKit): void {
   const rateLimit = cartRateLimitHeaders(config.sandbox);
   const createHeaders = { ...rateLimit, ...idempotencyHeaders };
@@ -84,7 +93,8 @@ export function cartRoutes(app: FastifyInstance, { config, services }: SandboxRo
       onRequest: cartWrite,
       preValidation: optionalBody,
     },
-    async (request, reply) => sendIdempotently(services, request, reply, 201, () => cartsFor(services, request).createCart(principalOf(request), request.body)),
+    async (request, reply) =>
+      sendIdempotently(services, request, reply, 201, () => cartsFor(services, request).createCart(principalOf(request), request.body), asFirstStored(request.body)),
   );
 
   app.get<OnCart>(

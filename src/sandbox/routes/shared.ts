@@ -93,13 +93,15 @@ export async function sendIdempotently(
   reply: FastifyReply,
   successStatus: number,
   run: () => Promise<object>,
+  /** What the stored request is compared by: the body, unless the route says otherwise. */
+  input: unknown = request.body,
 ): Promise<FastifyReply> {
   const key = request.headers['idempotency-key'];
   if (typeof key !== 'string') return reply.code(successStatus).send(await run());
 
   const outcome = await services.runIdempotently({
     scope: { keyId: principalOf(request).keyId, idempotencyKey: key, method: request.method, path: routePath(request) },
-    input: request.body,
+    input,
     mismatchMessage: IDEMPOTENCY_KEY_REUSED,
     successStatus,
     run,
