@@ -117,8 +117,12 @@ export const ProductPatchBody = Type.Object(
       }),
     ),
     thumbnail: Type.Optional(CatalogFileProduct.properties.thumbnail),
+    categories: CatalogFileProduct.properties.categories,
+    collection: CatalogFileProduct.properties.collection,
+    tags: CatalogFileProduct.properties.tags,
+    images: CatalogFileProduct.properties.images,
   },
-  { additionalProperties: false, minProperties: 1, description: 'At least one field.' },
+  { additionalProperties: false, minProperties: 1, description: 'At least one field; each given field replaces the stored one whole (null removes the collection, [] empties a list).' },
 );
 
 const stockFields = {

@@ -68,6 +68,34 @@ export interface ProductTaxonomyRow {
   images: string;
 }
 
+/** A product's taxonomy as the catalog file and the admin API give it. */
+export interface ProductTaxonomy {
+  categories?: string[] | undefined;
+  collection?: string | null | undefined;
+  tags?: string[] | undefined;
+  images?: { url: string; alt?: string | null | undefined }[] | undefined;
+}
+
+/** The stored columns of a product's taxonomy; what is not given is empty (a write replaces the whole product). */
+export function taxonomyColumns(product: ProductTaxonomy): Omit<ProductTaxonomyRow, 'id'> {
+  return {
+    category_handles: JSON.stringify(product.categories ?? []),
+    collection_handle: product.collection ?? null,
+    tags: JSON.stringify(product.tags ?? []),
+    images: JSON.stringify((product.images ?? []).map((image) => ({ url: image.url, alt: image.alt ?? null }))),
+  };
+}
+
+/** A product's taxonomy from its stored columns, as the admin API shows it. */
+export function taxonomyOf(row: Omit<ProductTaxonomyRow, 'id'>): Required<ProductTaxonomy> {
+  return {
+    categories: JSON.parse(row.category_handles) as string[],
+    collection: row.collection_handle,
+    tags: JSON.parse(row.tags) as string[],
+    images: JSON.parse(row.images) as { url: string; alt: string | null }[],
+  };
+}
+
 /** The one place that shapes a served document: the documents of `productIds` from their rows. */
 export function servedDocumentsFromRows(productIds: Iterable<string>, rows: ServedRows): Map<string, ServedDocument> {
   const texts = groupBy(rows.translations, (row) => row.product_id);
@@ -91,13 +119,16 @@ export function servedDocumentsFromRows(productIds: Iterable<string>, rows: Serv
         variant.allow_backorder ? 1 : 0,
         (prices.get(variant.id) ?? []).flatMap((price) => [price.region_id ?? price.currency, Number(price.amount)]),
       ]),
-      categories: product ? (JSON.parse(product.category_handles) as string[]) : [],
-      collection: product?.collection_handle ?? null,
-      tags: product ? (JSON.parse(product.tags) as string[]) : [],
-      images: product ? (JSON.parse(product.images) as { url: string; alt: string | null }[]).map((image) => [image.url, image.alt]) : [],
+      ...servedTaxonomy(product),
     });
   }
   return documents;
+}
+
+function servedTaxonomy(row: ProductTaxonomyRow | undefined): Pick<ServedDocument, 'categories' | 'collection' | 'tags' | 'images'> {
+  if (!row) return { categories: [], collection: null, tags: [], images: [] };
+  const { images, ...rest } = taxonomyOf(row);
+  return { ...rest, images: images.map((image): ServedImage => [image.url, image.alt ?? null]) };
 }
 
 /** Products rewritten per statement: two parameters each, well under every bound-parameter limit. */

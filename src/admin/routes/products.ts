@@ -49,7 +49,7 @@ export function productRoutes(app: FastifyInstance, { service }: AdminRouteKit):
           200: ok('Replaced', ProductAnswer, etagHeader),
           201: ok('Created', ProductAnswer, etagHeader),
           ...errorResponses({
-            400: 'INVALID_REQUEST: a schema violation, a body handle other than the path\'s, or a product rule (option values, duplicate SKUs or prices, unknown region, currency not the region\'s: details.problems).',
+            400: 'INVALID_REQUEST: a schema violation, a body handle other than the path\'s, or a product rule (option values, duplicate SKUs or prices, unknown region, currency not the region\'s, unknown category or collection: details.problems).',
             409: 'CONFLICT: a SKU belongs to another product.',
             412: `${STALE} With If-None-Match: *, the product exists.`,
           }),
@@ -75,8 +75,8 @@ export function productRoutes(app: FastifyInstance, { service }: AdminRouteKit):
       schema: {
         operationId: 'adminPatchProduct',
         tags: ['products'],
-        summary: 'Publish, unpublish, change texts or thumbnail',
-        description: '`status` (draft: no longer served; published: served again), `translations` (per locale a new text, or null to remove it; the default locale stays), `thumbnail` (a URI or null). At least one field; the public catalog shows the change before this answers.',
+        summary: 'Publish, unpublish, change texts, thumbnail or taxonomy',
+        description: '`status` (draft: no longer served; published: served again), `translations` (per locale a new text, or null to remove it; the default locale stays), `thumbnail` (a URI or null), `categories`, `collection` (or null), `tags`, `images` (each replaces the stored one whole; categories and collections must exist, as a catalog import declares them, else 400 naming each unknown one). At least one field; the public catalog shows the change before this answers.',
         security,
         params: HandleParams,
         headers: IfMatch,

@@ -5,7 +5,7 @@ import { chunks } from '../../store/chunks.js';
 import type { Db } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import { lockCatalogForWriting, recordCatalogChange } from '../change-log.js';
-import { servedDocumentsFromRows, type ServedDocument } from '../served-document.js';
+import { servedDocumentsFromRows, taxonomyColumns, type ServedDocument } from '../served-document.js';
 import type { CatalogFile, CatalogFileCategory, CatalogFileCollection, CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
 import { ProgressMeter, type ProgressOptions } from './import-progress.js';
 
@@ -179,10 +179,7 @@ async function writeProducts(
       status: product.status,
       weighted: product.weighted ? 1 : 0,
       thumbnail: product.thumbnail ?? null,
-      category_handles: JSON.stringify(product.categories ?? []),
-      collection_handle: product.collection ?? null,
-      tags: JSON.stringify(product.tags ?? []),
-      images: JSON.stringify((product.images ?? []).map((image) => ({ url: image.url, alt: image.alt ?? null }))),
+      ...taxonomyColumns(product),
       created_at: product.created_at ? new Date(product.created_at).toISOString() : (known?.created_at ?? now),
       updated_at: now,
     };

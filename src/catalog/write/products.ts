@@ -4,6 +4,7 @@ import type { Database } from '../../store/schema.js';
 import type { CatalogFileProduct } from '../file/catalog-file-schema.js';
 import { validateCatalogFile } from '../file/validate-catalog-file.js';
 import { DEFAULT_LOCALE, type Locale } from '../locales.js';
+import { taxonomyColumns, type ProductTaxonomy } from '../served-document.js';
 import { storedRegions } from './regions.js';
 import { applyStock, bumpVariantVersions } from './variants.js';
 import { CatalogWriteError, checkVersion, type VersionCondition } from './write-errors.js';
@@ -23,7 +24,7 @@ interface ProductText {
   description?: string | null;
 }
 
-export interface ProductPatch {
+export interface ProductPatch extends ProductTaxonomy {
   status?: 'draft' | 'published';
   /** Per locale: the new text, or null to remove the locale's text (never the default locale's). */
   translations?: Partial<Record<Locale, ProductText | null>>;
@@ -89,6 +90,7 @@ export async function putProduct(
     status: product.status,
     weighted: product.weighted ? 1 : 0,
     thumbnail: product.thumbnail ?? null,
+    ...taxonomyColumns(product),
     updated_at: at,
   };
   const createdAt = product.created_at ? new Date(product.created_at).toISOString() : (existing?.created_at ?? at);
@@ -165,16 +167,39 @@ export async function putProduct(
 
 /** The import's rules between values (option combinations, duplicate SKUs and prices, region references), for one product. */
 async function checkReferences(trx: Trx, product: CatalogFileProduct): Promise<void> {
-  const check = validateCatalogFile({ version: 1, regions: await storedRegions(trx), products: [product] });
-  if (check.ok) return;
-  const problems = check.problems.map((problem) => ({ ...problem, path: problem.path.replace(/^\$\.products\[0\]/, '$') }));
-  throw new CatalogWriteError(`The product is invalid: ${problems.map((problem) => `${problem.path} ${problem.message}`).join('; ')}.`, {
+  // The categories and collection are checked against the store's taxonomy below, not against a file's.
+  const { categories, collection, ...rest } = product;
+  const check = validateCatalogFile({ version: 1, regions: await storedRegions(trx), products: [rest] });
+  const problems = [
+    ...(check.ok ? [] : check.problems.map((problem) => ({ ...problem, path: problem.path.replace(/^\$\.products\[0\]/, '$') }))),
+    ...(await taxonomyProblems(trx, { categories, collection })),
+  ];
+  if (problems.length > 0) throw invalidProduct(problems);
+}
+
+/** The categories and collection a product names that the store does not hold. */
+async function taxonomyProblems(trx: Trx, { categories, collection }: ProductTaxonomy): Promise<{ path: string; message: string }[]> {
+  const problems: { path: string; message: string }[] = [];
+  if (categories?.length) {
+    const known = new Set((await trx.selectFrom('categories').select('handle').where('handle', 'in', categories).execute()).map((row) => row.handle));
+    categories.forEach((handle, c) => {
+      if (!known.has(handle)) problems.push({ path: `$.categories[${c}]`, message: `unknown category "${handle}" (import it in a catalog file's categories first)` });
+    });
+  }
+  if (collection && !(await trx.selectFrom('collections').select('handle').where('handle', '=', collection).executeTakeFirst())) {
+    problems.push({ path: '$.collection', message: `unknown collection "${collection}" (import it in a catalog file's collections first)` });
+  }
+  return problems;
+}
+
+function invalidProduct(problems: { path: string; message: string }[]): CatalogWriteError {
+  return new CatalogWriteError(`The product is invalid: ${problems.map((problem) => `${problem.path} ${problem.message}`).join('; ')}.`, {
     kind: 'invalid',
     problems,
   });
 }
 
-/** Changes a product's status, texts or thumbnail; its variants are left as they are. */
+/** Changes a product's status, texts, thumbnail or taxonomy (each given field whole); its variants are left as they are. */
 export async function patchProduct(trx: Trx, handle: string, patch: ProductPatch, condition: VersionCondition | undefined, now: Date): Promise<ProductChange> {
   const product = await existingProduct(trx, handle, condition);
   const texts = Object.entries(patch.translations ?? {}) as [Locale, ProductText | null][];
@@ -182,11 +207,18 @@ export async function patchProduct(trx: Trx, handle: string, patch: ProductPatch
     const problem = { path: `$.translations.${DEFAULT_LOCALE}`, message: `the ${DEFAULT_LOCALE} text is required: every other locale falls back to it` };
     throw new CatalogWriteError(`The ${DEFAULT_LOCALE} text cannot be removed.`, { kind: 'invalid', problems: [problem] });
   }
+  const problems = await taxonomyProblems(trx, patch);
+  if (problems.length > 0) throw invalidProduct(problems);
+  const taxonomy = taxonomyColumns(patch);
   await trx
     .updateTable('products')
     .set((eb) => ({
       ...(patch.status !== undefined && { status: patch.status }),
       ...(patch.thumbnail !== undefined && { thumbnail: patch.thumbnail }),
+      ...(patch.categories !== undefined && { category_handles: taxonomy.category_handles }),
+      ...(patch.collection !== undefined && { collection_handle: taxonomy.collection_handle }),
+      ...(patch.tags !== undefined && { tags: taxonomy.tags }),
+      ...(patch.images !== undefined && { images: taxonomy.images }),
       updated_at: now.toISOString(),
       version: eb('version', '+', 1),
     }))

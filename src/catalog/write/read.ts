@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, VariantTable } from '../../store/schema.js';
 import type { CatalogFileProduct, CatalogFileVariant } from '../file/catalog-file-schema.js';
+import { taxonomyOf } from '../served-document.js';
 
 /** A variant as stored: the catalog file's variant plus its id and version. */
 export interface StoredVariant extends CatalogFileVariant {
@@ -34,6 +35,7 @@ export async function readProduct(db: Kysely<Database>, handle: string): Promise
     status: row.status,
     weighted: row.weighted === 1,
     thumbnail: row.thumbnail,
+    ...taxonomyOf(row),
     created_at: row.created_at,
     updated_at: row.updated_at,
     translations: Object.fromEntries(texts.map((text) => [text.locale, { title: text.title, description: text.description }])) as StoredProduct['translations'],
