@@ -6,8 +6,8 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from './locales.js';
 import { findIdentifiers, type LookupFindings, type LookupIdentifier, type LookupIdentifiers, type LookupMatch } from './lookup.js';
 import { DEFAULT_COUNTRY, marketContext, resolveMarket, type Market, type MarketContext, type MarketInput } from './market.js';
 import { DEFAULT_LIMIT, type SortOrder } from './query-schemas.js';
-import { resolveFilter, type FilterInput, type ProductFilter } from './read-model/product-filter.js';
-import { positionOf, rankProducts, type Ranking } from './read-model/query.js';
+import { asksForFilters, resolveFilter, type FilterInput, type ProductFilter } from './read-model/product-filter.js';
+import { appliedSort, positionOf, rankProducts, type Ranking } from './read-model/query.js';
 import type { CatalogReadModel } from './read-model/read-model.js';
 import type { CatalogProduct, LiveCatalog, Region } from './read-model/live-catalog.js';
 import { words } from './read-model/text.js';
@@ -182,7 +182,7 @@ export class CatalogService {
     }
     const queryWords = words(input.q ?? '');
     const filter = resolveFilter(input, catalog.taxonomy, market.currency);
-    const sort = input.sort === undefined || (input.sort === 'relevance' && queryWords.length === 0) ? (queryWords.length > 0 ? 'relevance' : 'newest') : input.sort;
+    const sort = appliedSort(input.sort, queryWords.length > 0);
     const dependsOnOffers = filter?.dependsOnOffers === true || sort === 'price_asc' || sort === 'price_desc';
     return {
       catalog,
@@ -194,7 +194,7 @@ export class CatalogService {
       filter,
       sort,
       dependsOnOffers,
-      generation: dependsOnOffers ? catalog.changeGeneration : catalog.rankingGeneration,
+      generation: catalog.generationFor(dependsOnOffers),
     };
   }
 
@@ -272,7 +272,7 @@ export class CatalogService {
     const catalog = this.readModel.catalog;
     const market = resolveMarket(catalog, input);
     const filter = resolveFilter({ available: input.available }, catalog.taxonomy, market.currency);
-    return { catalog, market, filter, generation: filter?.dependsOnOffers === true ? catalog.changeGeneration : catalog.rankingGeneration };
+    return { catalog, market, filter, generation: catalog.generationFor(filter?.dependsOnOffers === true) };
   }
 
   taxonomyLists({ catalog, market, filter, generation }: TaxonomyRequest): TaxonomyResult {
@@ -309,9 +309,7 @@ export class CatalogService {
 
 /** Whether a list asks for the catalog's own order, unfiltered (read without the search index). */
 function inCatalogOrder(input: ListProductsInput): boolean {
-  const { category, collection, tag, available, price_min: priceMin, price_max: priceMax, sort } = input;
-  const filtered = category ?? collection ?? tag ?? available ?? priceMin ?? priceMax;
-  return filtered === undefined && (sort === undefined || sort === 'newest' || sort === 'relevance');
+  return !asksForFilters(input) && appliedSort(input.sort, false) === 'newest';
 }
 
 /**
@@ -321,7 +319,6 @@ function inCatalogOrder(input: ListProductsInput): boolean {
  */
 function cursorScope({ queryWords, market, filter, sort }: ListRequest): string {
   const scope: unknown[] = [queryWords.join(' '), market.locale, market.country, market.currency];
-  const defaultSort = queryWords.length > 0 ? 'relevance' : 'newest';
-  if (filter !== undefined || sort !== defaultSort) scope.push(filter?.key ?? '', sort);
+  if (filter !== undefined || sort !== appliedSort(undefined, queryWords.length > 0)) scope.push(filter?.key ?? '', sort);
   return JSON.stringify(scope);
 }

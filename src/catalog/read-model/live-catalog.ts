@@ -161,6 +161,11 @@ export class LiveCatalog {
     return this.#changeGeneration;
   }
 
+  /** The generation a result is valid for: the change generation when it reads prices or stock, else the ranking generation. */
+  generationFor(readsOffers: boolean): number {
+    return readsOffers ? this.#changeGeneration : this.#rankingGeneration;
+  }
+
   /**
    * Regions and the taxonomy are replaced whole, together: renderings keyed to the old
    * Region objects go stale with them, so a renamed category is never served under its old

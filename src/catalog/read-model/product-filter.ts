@@ -65,14 +65,19 @@ export interface FilterInput {
   price_max?: number | undefined;
 }
 
+/** Whether a request names any filter. */
+export function asksForFilters({ category, collection, tag, available, price_min: priceMin, price_max: priceMax }: FilterInput): boolean {
+  return (category ?? collection ?? tag ?? available ?? priceMin ?? priceMax) !== undefined;
+}
+
 /**
  * Resolves the filters of a request in its market; undefined when it asks for none. An
  * unknown category or collection, or a lower bound above the upper one, is INVALID_QUERY
  * naming the parameter.
  */
 export function resolveFilter(input: FilterInput, taxonomy: Taxonomy, currency: string): ProductFilter | undefined {
+  if (!asksForFilters(input)) return undefined;
   const { category, collection, tag, available, price_min: priceMin, price_max: priceMax } = input;
-  if (!category && !collection && !tag && available === undefined && priceMin === undefined && priceMax === undefined) return undefined;
   const unknown = (parameter: string, handles: readonly string[], known: (handle: string) => unknown, list: string) => {
     const missing = handles.find((handle) => !known(handle));
     if (missing !== undefined) {

@@ -40,8 +40,8 @@ export interface RankingOptions {
  */
 export function rankProducts(catalog: LiveCatalog, queryWords: readonly string[], locale: Locale, options?: RankingOptions): Ranking {
   const filter = options?.filter;
-  const sort = options?.sort ?? (queryWords.length > 0 ? 'relevance' : 'newest');
-  if (queryWords.length === 0 && filter === undefined && (sort === 'newest' || sort === 'relevance')) return new CatalogOrder(catalog.products);
+  const sort = appliedSort(options?.sort, queryWords.length > 0);
+  if (queryWords.length === 0 && filter === undefined && sort === 'newest') return new CatalogOrder(catalog.products);
   // Otherwise the candidates are read by search slot: every slot, or the query's matches.
   const index = catalog.search;
   const slots = index.slotCount;
@@ -80,6 +80,12 @@ export function rankProducts(catalog: LiveCatalog, queryWords: readonly string[]
     case 'title':
       return new KeyedRanking(products, products.map((product) => titleSortKey(product, locale)), createdAtMs);
   }
+}
+
+/** The order a request gets: the one it asks for, else relevance with query words and newest without (where relevance is newest). */
+export function appliedSort(requested: SortOrder | undefined, searching: boolean): SortOrder {
+  if (requested === undefined || requested === 'relevance') return searching ? 'relevance' : 'newest';
+  return requested;
 }
 
 export function positionOf({ product, key }: RankedMatch): CursorPosition {
