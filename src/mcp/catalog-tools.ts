@@ -30,6 +30,7 @@ function toolHint(refusal: ReadRefusal): string {
         ? 'This cursor belongs to another search: pass it only with the query, filters, sort, locale, country and currency it came with, or omit cursor to start from the first page.'
         : 'Pass the next_cursor of the previous search_catalog result unchanged as cursor, with the same query, filters, sort, locale, country and currency.';
     case 'cursor_with_offset':
+      // search_catalog takes no offset; the refusal is hinted all the same, like every kind.
       return 'Pass cursor alone to page on.';
     case 'unknown_taxonomy':
       return `Pass ${refusal.parameter} handles from list_categories, which lists the categories and collections.`;

@@ -283,6 +283,7 @@ function catalogMarket(catalog: LiveCatalog, country: string, currency: string |
     return resolveMarket(catalog, { country, currency });
   } catch (error) {
     if (error instanceof CatalogReadError && error.refusal.kind === 'invalid_market') {
+      // The cart passes no locale here, so the refusal names the country or the currency.
       const { parameter, accepted } = error.refusal;
       const hint = parameter === 'currency' ? `Omit currency, or send ${accepted.join(' or ')}.` : `Served countries: ${accepted.join(', ')}.`;
       throw invalidRequest(`${error.message} ${hint}`);
