@@ -1,11 +1,11 @@
 import { LRUCache } from 'lru-cache';
 import { reuseJson } from '../http/json-serializer.js';
-import { catalogProblem } from './errors.js';
 import type { CursorCodec } from './cursor.js';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from './locales.js';
 import { findIdentifiers, type LookupFindings, type LookupIdentifier, type LookupIdentifiers, type LookupMatch } from './lookup.js';
 import { DEFAULT_COUNTRY, marketContext, resolveMarket, type Market, type MarketContext, type MarketInput } from './market.js';
 import { DEFAULT_LIMIT, type SortOrder } from './query-schemas.js';
+import { CatalogReadError } from './read-errors.js';
 import { asksForFilters, resolveFilter, type FilterInput, type ProductFilter } from './read-model/product-filter.js';
 import { appliedSort, positionOf, rankProducts, type Ranking } from './read-model/query.js';
 import type { CatalogReadModel } from './read-model/read-model.js';
@@ -174,11 +174,7 @@ export class CatalogService {
     const catalog = this.readModel.catalog;
     const market = resolveMarket(catalog, input);
     if (input.cursor !== undefined && input.offset !== undefined) {
-      throw catalogProblem(
-        'INVALID_QUERY',
-        'cursor and offset cannot be combined.',
-        'Use next_cursor alone for the following pages; offset is for jumping to a position.',
-      );
+      throw new CatalogReadError('cursor and offset cannot be combined.', { kind: 'cursor_with_offset' });
     }
     const queryWords = words(input.q ?? '');
     const filter = resolveFilter(input, catalog.taxonomy, market.currency);
@@ -225,17 +221,13 @@ export class CatalogService {
     return this.productDetail(this.resolveProduct(handle, input));
   }
 
-  /** The product a detail request names, in the market it asks for; PRODUCT_NOT_FOUND when none is served. */
+  /** The product a detail request names, in the market it asks for; refused as `product_not_found` when none is served. */
   resolveProduct(handle: string, input: MarketInput): ProductRequest {
     const catalog = this.readModel.catalog;
     const market = resolveMarket(catalog, input);
     const product = catalog.productByHandle.get(handle);
     if (!product) {
-      throw catalogProblem(
-        'PRODUCT_NOT_FOUND',
-        `No published product has the handle "${handle}".`,
-        'Search with GET /public/v1/products?q=... to find a product and its handle.',
-      );
+      throw new CatalogReadError(`No published product has the handle "${handle}".`, { kind: 'product_not_found', handle });
     }
     return { market, product };
   }

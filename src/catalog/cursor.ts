@@ -1,6 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { HttpProblem } from '../http/problem.js';
-import { catalogProblem } from './errors.js';
+import { CatalogReadError } from './read-errors.js';
 
 /**
  * The first part of a product's place in an order: its relevance tier (0 without a
@@ -72,7 +71,7 @@ export class CursorCodec {
       throw notIssued();
     }
     if (payload.f !== fingerprint(scope)) {
-      throw invalidCursor('The cursor was issued for another query or market, or other filters or sort.');
+      throw new CatalogReadError('The cursor was issued for another query or market, or other filters or sort.', { kind: 'invalid_cursor', reason: 'other_list' });
     }
     return { key: payload.t ?? Infinity, createdAt: payload.c, id: payload.i };
   }
@@ -86,14 +85,6 @@ function fingerprint(scope: string): string {
   return createHash('sha256').update(scope).digest('base64url').slice(0, 12);
 }
 
-function notIssued(): HttpProblem {
-  return invalidCursor('The cursor is not one this API issued, or it was changed.');
-}
-
-function invalidCursor(message: string): HttpProblem {
-  return catalogProblem(
-    'INVALID_QUERY',
-    message,
-    'Send the next_cursor of the previous page unchanged, with the same q, locale, country and currency (and the same filters and sort), and without offset.',
-  );
+function notIssued(): CatalogReadError {
+  return new CatalogReadError('The cursor is not one this API issued, or it was changed.', { kind: 'invalid_cursor', reason: 'not_issued' });
 }

@@ -1,6 +1,9 @@
 import type { ErrorSurface } from '../http/error-surface.js';
 import { HttpProblem } from '../http/problem.js';
 import { HANDLE_RULE } from './handle.js';
+import { LOOKUP_BOUNDS_RULE } from './lookup.js';
+import { DEFAULT_COUNTRY } from './market.js';
+import { CatalogReadError, type ReadRefusal } from './read-errors.js';
 
 /** The contract's `PublicApiError` codes, each with the status it is answered with. */
 const STATUS_OF = {
@@ -18,6 +21,50 @@ export const CATALOG_ERROR_CODES = Object.keys(STATUS_OF) as CatalogErrorCode[];
 /** A catalog failure: the status follows from the code; `hint` says what the client can do. */
 export function catalogProblem(code: CatalogErrorCode, message: string, hint: string): HttpProblem {
   return new HttpProblem(STATUS_OF[code], code, message, { hint });
+}
+
+/** The code of each read refusal, on every surface that answers in `PublicApiError` (REST and the MCP catalog tools). */
+const CODE_OF: Record<ReadRefusal['kind'], CatalogErrorCode> = {
+  invalid_market: 'REGION_NOT_FOUND',
+  invalid_cursor: 'INVALID_QUERY',
+  cursor_with_offset: 'INVALID_QUERY',
+  unknown_taxonomy: 'INVALID_QUERY',
+  inverted_price_range: 'INVALID_QUERY',
+  lookup_bounds: 'INVALID_QUERY',
+  product_not_found: 'PRODUCT_NOT_FOUND',
+};
+
+/** A read refusal in the `PublicApiError` codes, with the surface's own hint (`message`: the refusal's own by default). */
+export function refusalProblem(error: CatalogReadError, hint: string, message = error.message): HttpProblem {
+  return catalogProblem(CODE_OF[error.refusal.kind], message, hint);
+}
+
+/** A read refusal as the REST routes answer it: hints in routes and query parameters. */
+function restProblem(error: CatalogReadError): HttpProblem {
+  const { refusal } = error;
+  const aboutAParameter = refusal.kind === 'unknown_taxonomy' || refusal.kind === 'inverted_price_range';
+  return refusalProblem(error, restHint(refusal), aboutAParameter ? `Invalid query parameter: ${error.message}` : error.message);
+}
+
+function restHint(refusal: ReadRefusal): string {
+  switch (refusal.kind) {
+    case 'invalid_market':
+      if (refusal.parameter === 'locale') return `Use one of: ${refusal.accepted.join(', ')}.`;
+      if (refusal.parameter === 'currency') return `Omit currency, or send ${refusal.accepted.join(' or ')}.`;
+      return refusal.malformed ? `Send two letters, e.g. ${DEFAULT_COUNTRY}.` : `Served countries: ${refusal.accepted.join(', ')}.`;
+    case 'invalid_cursor':
+      return 'Send the next_cursor of the previous page unchanged, with the same q, locale, country and currency (and the same filters and sort), and without offset.';
+    case 'cursor_with_offset':
+      return 'Use next_cursor alone for the following pages; offset is for jumping to a position.';
+    case 'unknown_taxonomy':
+      return `GET /public/v1/${refusal.parameter === 'category' ? 'categories' : 'collections'} (MCP: list_categories) lists them.`;
+    case 'inverted_price_range':
+      return 'Send price_min at most price_max.';
+    case 'lookup_bounds':
+      return refusal.given === 0 ? `Bounds: ${LOOKUP_BOUNDS_RULE}.` : `Bounds: ${LOOKUP_BOUNDS_RULE}. Split the lookup into several.`;
+    case 'product_not_found':
+      return 'Search with GET /public/v1/products?q=... to find a product and its handle.';
+  }
 }
 
 const HANDLE_HINT = `Handles are ${HANDLE_RULE}, e.g. caffe-espresso-blend.`;
@@ -40,6 +87,7 @@ export const publicApiErrors: ErrorSurface = {
   invalidRequestCode: 'INVALID_QUERY',
   notFoundCode: 'INVALID_QUERY',
   internalErrorCode: 'INTERNAL_ERROR',
+  recognise: (error) => (error instanceof CatalogReadError ? restProblem(error) : undefined),
   // Successful catalog reads are cacheable; a refusal is about one request (a 429 about one client).
   errorHeaders: { 'cache-control': 'no-store' },
   malformedPath: (url) =>

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { catalogProblem } from './errors.js';
 import { SKU_MAX_LENGTH } from './file/catalog-file-schema.js';
 import type { CatalogProduct, CatalogVariant, LiveCatalog } from './read-model/live-catalog.js';
+import { CatalogReadError } from './read-errors.js';
 
 /** docs/decisions.md, Batch lookup: the identifiers one lookup takes, of every kind together. */
 export const MAX_LOOKUP_IDENTIFIERS = 50;
@@ -29,7 +29,7 @@ export interface LookupMatch extends LookupIdentifier {
   variant_id: string | null;
 }
 
-/** The bounds in words, for the hint of an invalid lookup. */
+/** The bounds in words, for the hints of a refused lookup. */
 export const LOOKUP_BOUNDS_RULE = `1 to ${MAX_LOOKUP_IDENTIFIERS} identifiers in product_id, variant_id and sku together; ids of 1 to ${MAX_ID_LENGTH} characters, SKUs of 1 to ${SKU_MAX_LENGTH}`;
 
 const identifierList = (what: string, maxLength: number) =>
@@ -64,13 +64,12 @@ export interface LookupFindings {
 export function findIdentifiers(catalog: LiveCatalog, identifiers: LookupIdentifiers): LookupFindings {
   const given = IDENTIFIER_TYPES.flatMap((type) => (identifiers[type] ?? []).map((value): LookupIdentifier => ({ type, value })));
   if (given.length === 0) {
-    throw catalogProblem('INVALID_QUERY', 'No identifier given: name at least one product_id, variant_id or sku.', `Bounds: ${LOOKUP_BOUNDS_RULE}.`);
+    throw new CatalogReadError('No identifier given: name at least one product_id, variant_id or sku.', { kind: 'lookup_bounds', given: 0 });
   }
   if (given.length > MAX_LOOKUP_IDENTIFIERS) {
-    throw catalogProblem(
-      'INVALID_QUERY',
+    throw new CatalogReadError(
       `Too many identifiers: product_id, variant_id and sku hold ${given.length} together, more than ${MAX_LOOKUP_IDENTIFIERS}.`,
-      `Bounds: ${LOOKUP_BOUNDS_RULE}. Split the lookup into several.`,
+      { kind: 'lookup_bounds', given: given.length },
     );
   }
   const products = new Set<CatalogProduct>();

@@ -1,6 +1,5 @@
-import type { HttpProblem } from '../http/problem.js';
-import { catalogProblem } from './errors.js';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from './locales.js';
+import { CatalogReadError, type MarketParameter } from './read-errors.js';
 import type { LiveCatalog, Region } from './read-model/live-catalog.js';
 
 export interface MarketInput {
@@ -32,25 +31,23 @@ export const DEFAULT_COUNTRY = 'IT';
 export function resolveMarket(catalog: LiveCatalog, input: MarketInput): Market {
   const locale = (input.locale ?? DEFAULT_LOCALE).toLowerCase();
   if (!(LOCALES as readonly string[]).includes(locale)) {
-    throw invalidMarket(`Unsupported locale "${input.locale}".`, `Use one of: ${LOCALES.join(', ')}.`);
+    throw invalidMarket(`Unsupported locale "${input.locale}".`, 'locale', false, LOCALES);
   }
   const country = (input.country ?? DEFAULT_COUNTRY).toUpperCase();
+  const served = [...catalog.regionByCountry.keys()];
   if (!/^[A-Z]{2}$/.test(country)) {
-    throw invalidMarket(`"${input.country}" is not an ISO 3166-1 alpha-2 country code.`, 'Send two letters, e.g. IT.');
+    throw invalidMarket(`"${input.country}" is not an ISO 3166-1 alpha-2 country code.`, 'country', true, served);
   }
   const region = catalog.regionByCountry.get(country);
   if (!region) {
-    throw invalidMarket(`No region serves country ${country}.`, `Served countries: ${[...catalog.regionByCountry.keys()].join(', ')}.`);
+    throw invalidMarket(`No region serves country ${country}.`, 'country', false, served);
   }
   const currency = (input.currency ?? region.currency).toUpperCase();
   if (!/^[A-Z]{3}$/.test(currency)) {
-    throw invalidMarket(`"${input.currency}" is not an ISO 4217 currency code.`, `Omit currency, or send ${region.currency}.`);
+    throw invalidMarket(`"${input.currency}" is not an ISO 4217 currency code.`, 'currency', true, [region.currency]);
   }
   if (currency !== region.currency) {
-    throw invalidMarket(
-      `Country ${country} is sold in ${region.currency}, not ${currency}.`,
-      `Omit currency, or send ${region.currency}.`,
-    );
+    throw invalidMarket(`Country ${country} is sold in ${region.currency}, not ${currency}.`, 'currency', false, [region.currency]);
   }
   return { locale: locale as Locale, country, currency, region };
 }
@@ -59,6 +56,6 @@ export function marketContext(market: Market): MarketContext {
   return { locale: market.locale, country: market.country, currency: market.currency, region_id: market.region.id };
 }
 
-function invalidMarket(message: string, hint: string): HttpProblem {
-  return catalogProblem('REGION_NOT_FOUND', message, hint);
+function invalidMarket(message: string, parameter: MarketParameter, malformed: boolean, accepted: readonly string[]): CatalogReadError {
+  return new CatalogReadError(message, { kind: 'invalid_market', parameter, malformed, accepted });
 }

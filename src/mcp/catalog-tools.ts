@@ -2,33 +2,54 @@ import { Type } from 'typebox';
 import type { CatalogService } from '../catalog/catalog-service.js';
 import { handleField } from '../catalog/handle.js';
 import { DEFAULT_LOCALE, LOCALES, LocaleCode } from '../catalog/locales.js';
-import { lookupFields, MAX_LOOKUP_IDENTIFIERS } from '../catalog/lookup.js';
+import { LOOKUP_BOUNDS_RULE, lookupFields, MAX_LOOKUP_IDENTIFIERS } from '../catalog/lookup.js';
 import { DEFAULT_COUNTRY } from '../catalog/market.js';
 import { filterFields, marketFields, queryFields, taxonomyFields } from '../catalog/query-schemas.js';
 import { CategoryList, CollectionList } from '../catalog/schemas.js';
-import { publicApiErrors } from '../catalog/errors.js';
-import { HttpProblem } from '../http/problem.js';
+import { publicApiErrors, refusalProblem } from '../catalog/errors.js';
+import { CatalogReadError, type ReadRefusal } from '../catalog/read-errors.js';
+import type { ErrorSurface } from '../http/error-surface.js';
 import type { ToolSchemaCompiler } from './json-schema.js';
 import { defineTool, type ToolDefinition } from './tool.js';
 
 /**
- * The catalog service's hints speak REST (routes, query parameters); past the argument
- * check a catalog tool can only meet these, reworded in tool and argument names.
+ * The catalog's envelope and codes, as REST answers them, with the read refusals
+ * hinted in tool and argument names.
  */
-const TOOL_HINTS: Partial<Record<string, string>> = {
-  PRODUCT_NOT_FOUND: 'Find the product and its handle with search_catalog (query).',
-  INVALID_QUERY:
-    'Pass the next_cursor of the previous search_catalog result unchanged as cursor, with the same query, filters, sort, locale, country and currency; list_categories gives the category and collection handles.',
+const catalogToolErrors: ErrorSurface = {
+  ...publicApiErrors,
+  recognise: (error) => (error instanceof CatalogReadError ? refusalProblem(error, toolHint(error.refusal)) : undefined),
 };
 
-async function inToolTerms<T>(work: () => T | Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    const hint = error instanceof HttpProblem ? TOOL_HINTS[error.code] : undefined;
-    if (!(error instanceof HttpProblem) || hint === undefined) throw error;
-    throw new HttpProblem(error.statusCode, error.code, error.message, { ...error.details, hint });
+function toolHint(refusal: ReadRefusal): string {
+  switch (refusal.kind) {
+    case 'invalid_market':
+      return marketHint(refusal);
+    case 'invalid_cursor':
+      return refusal.reason === 'other_list'
+        ? 'This cursor belongs to another search: pass it only with the query, filters, sort, locale, country and currency it came with, or omit cursor to start from the first page.'
+        : 'Pass the next_cursor of the previous search_catalog result unchanged as cursor, with the same query, filters, sort, locale, country and currency.';
+    case 'cursor_with_offset':
+      // search_catalog takes no offset; the refusal is hinted all the same, like every kind.
+      return 'Pass cursor alone to page on.';
+    case 'unknown_taxonomy':
+      return `Pass ${refusal.parameter} handles from list_categories, which lists the categories and collections.`;
+    case 'inverted_price_range':
+      return 'Pass price_min at most price_max (both in major units of the market currency), or only one of them.';
+    case 'lookup_bounds':
+      return refusal.given === 0
+        ? `Pass at least one identifier in product_id, variant_id or sku (${LOOKUP_BOUNDS_RULE}).`
+        : `Split the identifiers over several lookup_catalog calls (${LOOKUP_BOUNDS_RULE}).`;
+    case 'product_not_found':
+      return 'Find the product and its handle with search_catalog (query).';
   }
+}
+
+function marketHint({ parameter, malformed, accepted }: Extract<ReadRefusal, { kind: 'invalid_market' }>): string {
+  if (parameter === 'locale') return `Pass locale as one of ${accepted.join(', ')}, or omit it.`;
+  if (parameter === 'currency') return `Omit currency, or pass ${accepted.join(' or ')}, the currency of the country's region.`;
+  const served = `list_markets lists the countries served (${accepted.join(', ')})`;
+  return malformed ? `Pass country as two letters, e.g. ${DEFAULT_COUNTRY}; ${served}.` : `Pass a served country as country, or omit it for ${DEFAULT_COUNTRY}; ${served}.`;
 }
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
@@ -42,7 +63,7 @@ const MARKET_NOTE = `Market: country (ISO-2, default ${DEFAULT_COUNTRY}) picks t
  */
 export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompiler): ToolDefinition[] {
   return [
-    defineTool(publicApiErrors, {
+    defineTool(catalogToolErrors, {
       name: 'search_catalog',
       title: 'Search the catalog',
       description: `Searches published products by free text over title and handle (case- and accent-insensitive, word prefixes) and returns a page of products with variants, the calculated price in the market and availability (in_stock, backorder, out_of_stock; purchasable). Omit query to browse newest first. Narrow with category, collection, tag (arrays of handles), available and price_min/price_max (major units of the market currency); order with sort. Use next_cursor from the result as cursor for the next page (same query, filters, sort and market). ${MARKET_NOTE} Next: get_product for one product's full detail, or add a purchasable variant's id to a sandbox cart.`,
@@ -54,10 +75,10 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       ),
       output: schemas.output(Type.Ref('ProductList')),
       annotations: READ_ONLY,
-      run: async (args, { request }) => ({ ...(await inToolTerms(() => catalog.listProducts({ ...args, q: args.query }))), request_id: request.id }),
+      run: async (args, { request }) => ({ ...(await catalog.listProducts({ ...args, q: args.query })), request_id: request.id }),
     }),
 
-    defineTool(publicApiErrors, {
+    defineTool(catalogToolErrors, {
       name: 'get_product',
       title: 'Get one product',
       description: `Returns one published product by handle with all variants, option combinations, calculated prices in the market and availability. Unknown, draft or weighted products are PRODUCT_NOT_FOUND. ${MARKET_NOTE} Next: pick a purchasable variant (availability.purchasable and a non-null price) for a sandbox cart.`,
@@ -72,11 +93,10 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       ),
       output: schemas.output(Type.Ref('ProductDetail')),
       annotations: READ_ONLY,
-      run: async (args, { request }) => ({ ...(await inToolTerms(() => catalog.getProduct(args.handle, args))), request_id: request.id }),
+      run: (args, { request }) => ({ ...catalog.getProduct(args.handle, args), request_id: request.id }),
     }),
 
-    // The lookup's hints name only its arguments, which are the REST parameters' names: nothing to reword.
-    defineTool(publicApiErrors, {
+    defineTool(catalogToolErrors, {
       name: 'lookup_catalog',
       title: 'Look up products by id, variant id or SKU',
       description: `Looks up published products by product_id, variant_id or sku (each a list), up to ${MAX_LOOKUP_IDENTIFIERS} identifiers of all kinds together per call. Returns each matched product once, as search_catalog shows it (variants, calculated price in the market, availability), what each identifier matched (matches: type, value, product_id, variant_id) and the identifiers that matched nothing (not_found: unknown, draft or weighted products). ${MARKET_NOTE} Use it to refresh the prices and availability of products or cart lines you already know.`,
@@ -86,7 +106,7 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       run: (args, { request }) => ({ ...catalog.lookup(args), request_id: request.id }),
     }),
 
-    defineTool(publicApiErrors, {
+    defineTool(catalogToolErrors, {
       name: 'list_markets',
       title: 'List markets',
       description:
@@ -97,7 +117,7 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       run: () => catalog.markets(),
     }),
 
-    defineTool(publicApiErrors, {
+    defineTool(catalogToolErrors, {
       name: 'list_categories',
       title: 'List categories and collections',
       description: `Lists the catalog's category tree (in tree order, each parent before its children: handle, title in the locale, parent handle, depth) and its collections, each with product_count, the number of products in the market (a category counts the products of its subcategories too, each once). With available true, only products that can be bought in the market are counted; false, only the others. To browse one, pass its handle as category or collection to search_catalog. ${MARKET_NOTE}`,

@@ -1,9 +1,9 @@
 import { DEFAULT_LOCALE, textIn, type Locale } from '../catalog/locales.js';
 import { marketContext, resolveMarket, type Market, type MarketContext } from '../catalog/market.js';
+import { CatalogReadError } from '../catalog/read-errors.js';
 import { toMajorUnits } from '../catalog/read-model/pricing.js';
 import type { LiveCatalog, Region } from '../catalog/read-model/live-catalog.js';
 import { variantDisplayName } from '../catalog/render.js';
-import { HttpProblem } from '../http/problem.js';
 import { newId } from '../lib/new-id.js';
 import type { Db } from '../store/database.js';
 import { requireScopeOr403, type SandboxPrincipal } from './auth.js';
@@ -277,12 +277,17 @@ export class SandboxCartService {
   }
 }
 
-/** The market a country resolves to in the catalog, refused in the sandbox's envelope when it does not resolve. */
+/** The market a country resolves to in the catalog; a refusal is a sandbox_invalid_request naming the field and what it accepts. */
 function catalogMarket(catalog: LiveCatalog, country: string, currency: string | undefined): Market {
   try {
     return resolveMarket(catalog, { country, currency });
   } catch (error) {
-    if (error instanceof HttpProblem) throw invalidRequest(`${error.message} ${error.details.hint}`);
+    if (error instanceof CatalogReadError && error.refusal.kind === 'invalid_market') {
+      // The cart passes no locale here, so the refusal names the country or the currency.
+      const { parameter, accepted } = error.refusal;
+      const hint = parameter === 'currency' ? `Omit currency, or send ${accepted.join(' or ')}.` : `Served countries: ${accepted.join(', ')}.`;
+      throw invalidRequest(`${error.message} ${hint}`);
+    }
     throw error;
   }
 }

@@ -135,6 +135,31 @@ describe('POST /mcp: read-only product discovery', () => {
         }
       });
 
+      it('each refusal is hinted in the arguments that fix it, and only those', async () => {
+        const other = (await mcp.call('search_catalog', { query: 'caffe', limit: 1 })).data.next_cursor;
+        const refusals: [string, Record<string, unknown>, string, RegExp, RegExp?][] = [
+          ['search_catalog', { country: 'JP' }, 'REGION_NOT_FOUND', /^Pass a served country as country, or omit it for IT; list_markets lists the countries served \(IT, /],
+          ['search_catalog', { country: 'G1' }, 'REGION_NOT_FOUND', /^Pass country as two letters, e\.g\. IT; list_markets/],
+          ['get_product', { handle: 'caffe-espresso-blend', country: 'GB', currency: 'EUR' }, 'REGION_NOT_FOUND', /^Omit currency, or pass GBP/],
+          ['search_catalog', { locale: 'fr' }, 'REGION_NOT_FOUND', /^Pass locale as one of en, it/],
+          ['search_catalog', { query: 'caffe', cursor: 'not-a-cursor' }, 'INVALID_QUERY', /unchanged as cursor/, /list_categories|category/],
+          ['search_catalog', { query: 'tea', cursor: other }, 'INVALID_QUERY', /^This cursor belongs to another search: pass it only with the query, filters/, /list_categories/],
+          ['search_catalog', { price_min: 20, price_max: 10 }, 'INVALID_QUERY', /^Pass price_min at most price_max/, /cursor/],
+          ['search_catalog', { category: ['no-such-category'] }, 'INVALID_QUERY', /^Pass category handles from list_categories/, /cursor/],
+          ['search_catalog', { collection: ['no-such-collection'] }, 'INVALID_QUERY', /^Pass collection handles from list_categories/, /cursor/],
+          ['lookup_catalog', {}, 'INVALID_QUERY', /^Pass at least one identifier in product_id, variant_id or sku \(1 to 50 identifiers/],
+        ];
+        for (const [tool, args, code, hint, unrelated] of refusals) {
+          const { isError, data } = await mcp.call(tool, args);
+          const what = `${tool} ${JSON.stringify(args)}: ${data.error?.hint}`;
+          assert.equal(isError, true, what);
+          assert.equal(data.error.code, code, what);
+          assert.match(data.error.hint, hint, what);
+          if (unrelated) assert.doesNotMatch(data.error.hint, unrelated, what);
+          assert.doesNotMatch(`${data.error.message} ${data.error.hint}`, /\/public\/|\?|=|GET |query parameter|\bsend\b/i, what);
+        }
+      });
+
       it('has no cart or checkout tool', async () => {
         const names = await mcp.toolNames();
         assert.ok(!names.some((name) => /cart|checkout|shipping|key/.test(name)), names.join());

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { CursorCodec, MAX_CURSOR_LENGTH, type CursorPosition } from '../../src/catalog/cursor.js';
-import { HttpProblem } from '../../src/http/problem.js';
+import { CatalogReadError } from '../../src/catalog/read-errors.js';
 
 const SECRET = Buffer.alloc(32, 7);
 const SCOPE = 'q=oil&locale=en&country=IT&currency=EUR';
@@ -14,11 +14,11 @@ function signed(payload: string): string {
   return `${text}.${createHmac('sha256', SECRET).update(text).digest().subarray(0, 16).toString('base64url')}`;
 }
 
+/** Refused as an invalid cursor, which every surface answers as INVALID_QUERY. */
 function assertInvalidQuery(decode: () => unknown, message: RegExp): void {
   assert.throws(decode, (error: unknown) => {
-    assert.ok(error instanceof HttpProblem);
-    assert.equal(error.statusCode, 400);
-    assert.equal(error.code, 'INVALID_QUERY');
+    assert.ok(error instanceof CatalogReadError);
+    assert.equal(error.refusal.kind, 'invalid_cursor');
     assert.match(error.message, message);
     return true;
   });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { marketContext, resolveMarket, type MarketInput } from '../../src/catalog/market.js';
+import { CatalogReadError, type ReadRefusal } from '../../src/catalog/read-errors.js';
 import type { LiveCatalog } from '../../src/catalog/read-model/live-catalog.js';
-import { HttpProblem } from '../../src/http/problem.js';
 import { product } from '../support/catalog-builder.js';
 import { liveCatalog } from '../support/live-catalog.js';
 
@@ -25,23 +25,24 @@ describe('resolveMarket (docs/decisions.md, Markets)', () => {
     assert.deepEqual(context({ locale: 'IT', country: 'de', currency: 'eur' }), { locale: 'it', country: 'DE', currency: 'EUR', region_id: 'reg_eu' });
   });
 
-  const invalid: [MarketInput, RegExp][] = [
-    [{ locale: 'fr' }, /Unsupported locale "fr"/],
-    [{ country: 'ITA' }, /not an ISO 3166-1 alpha-2/],
-    [{ country: 'CH' }, /No region serves country CH/],
-    [{ currency: 'EURO' }, /not an ISO 4217/],
-    [{ country: 'IT', currency: 'GBP' }, /Country IT is sold in EUR, not GBP/],
+  const served = ['IT', 'DE', 'FR', 'GB', 'US', 'JP'];
+  const invalid: [MarketInput, RegExp, ReadRefusal][] = [
+    [{ locale: 'fr' }, /Unsupported locale "fr"/, { kind: 'invalid_market', parameter: 'locale', malformed: false, accepted: ['en', 'it'] }],
+    [{ country: 'ITA' }, /not an ISO 3166-1 alpha-2/, { kind: 'invalid_market', parameter: 'country', malformed: true, accepted: served }],
+    [{ country: 'CH' }, /No region serves country CH/, { kind: 'invalid_market', parameter: 'country', malformed: false, accepted: served }],
+    [{ currency: 'EURO' }, /not an ISO 4217/, { kind: 'invalid_market', parameter: 'currency', malformed: true, accepted: ['EUR'] }],
+    [{ country: 'IT', currency: 'GBP' }, /Country IT is sold in EUR, not GBP/, { kind: 'invalid_market', parameter: 'currency', malformed: false, accepted: ['EUR'] }],
   ];
-  for (const [input, message] of invalid) {
-    it(`refuses ${JSON.stringify(input)} as REGION_NOT_FOUND with a hint`, () => {
+  for (const [input, message, refusal] of invalid) {
+    it(`refuses ${JSON.stringify(input)} as an invalid market naming the parameter and what it accepts`, () => {
       assert.throws(
         () => resolveMarket(catalog, input),
-        (error: unknown) =>
-          error instanceof HttpProblem &&
-          error.statusCode === 400 &&
-          error.code === 'REGION_NOT_FOUND' &&
-          message.test(error.message) &&
-          typeof error.details.hint === 'string',
+        (error: unknown) => {
+          assert.ok(error instanceof CatalogReadError);
+          assert.match(error.message, message);
+          assert.deepEqual(error.refusal, refusal);
+          return true;
+        },
       );
     });
   }

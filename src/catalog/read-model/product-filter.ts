@@ -1,4 +1,4 @@
-import { catalogProblem } from '../errors.js';
+import { CatalogReadError } from '../read-errors.js';
 import type { Taxonomy } from '../taxonomy.js';
 import type { RegionOffers } from './offer-index.js';
 import type { SearchIndex } from './search-index.js';
@@ -72,22 +72,22 @@ export function asksForFilters({ category, collection, tag, available, price_min
 
 /**
  * Resolves the filters of a request in its market; undefined when it asks for none. An
- * unknown category or collection, or a lower bound above the upper one, is INVALID_QUERY
+ * unknown category or collection, or a lower bound above the upper one, is refused
  * naming the parameter.
  */
 export function resolveFilter(input: FilterInput, taxonomy: Taxonomy, currency: string): ProductFilter | undefined {
   if (!asksForFilters(input)) return undefined;
   const { category, collection, tag, available, price_min: priceMin, price_max: priceMax } = input;
-  const unknown = (parameter: string, handles: readonly string[], known: (handle: string) => unknown, list: string) => {
+  const unknown = (parameter: 'category' | 'collection', handles: readonly string[], known: (handle: string) => unknown) => {
     const missing = handles.find((handle) => !known(handle));
     if (missing !== undefined) {
-      throw catalogProblem('INVALID_QUERY', `Invalid query parameter: ${parameter} "${missing}" is not one of the catalog's.`, `${list} lists them.`);
+      throw new CatalogReadError(`${parameter} "${missing}" is not one of the catalog's.`, { kind: 'unknown_taxonomy', parameter, handle: missing });
     }
   };
-  if (category) unknown('category', category, (handle) => taxonomy.category(handle), 'GET /public/v1/categories (MCP: list_categories)');
-  if (collection) unknown('collection', collection, (handle) => taxonomy.collection(handle), 'GET /public/v1/collections (MCP: list_categories)');
+  if (category) unknown('category', category, (handle) => taxonomy.category(handle));
+  if (collection) unknown('collection', collection, (handle) => taxonomy.collection(handle));
   if (priceMin !== undefined && priceMax !== undefined && priceMin > priceMax) {
-    throw catalogProblem('INVALID_QUERY', `Invalid query parameter: price_min ${priceMin} is above price_max ${priceMax}.`, 'Send price_min at most price_max.');
+    throw new CatalogReadError(`price_min ${priceMin} is above price_max ${priceMax}.`, { kind: 'inverted_price_range', priceMin, priceMax });
   }
   const digits = fractionDigits(currency);
   const minPrice = priceMin === undefined ? undefined : toMinorUnits(priceMin, digits, Math.ceil);
