@@ -69,7 +69,7 @@ export const adminPlugin = fp<{ config: Config; store: Store }>(
           async () => document(),
         );
 
-        const kit: AdminRouteKit = { config: config.admin, service: new AdminService(store.db, app.catalogChanges) };
+        const kit: AdminRouteKit = { config: config.admin, service: new AdminService(app.catalogWriter) };
         const rateLimit = app.defineRateLimit({
           name: 'admin',
           max: config.admin.rateLimit,

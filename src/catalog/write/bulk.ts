@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { LockedCatalog } from '../catalog-writer.js';
 import type { Database } from '../../store/schema.js';
 import {
   applyPrices,
@@ -14,7 +14,7 @@ import {
 } from './variants.js';
 import { CatalogWriteError, type RowProblem } from './write-errors.js';
 
-type Trx = Kysely<Database>;
+type Trx = LockedCatalog;
 
 interface BulkRow {
   sku: string;

@@ -1,9 +1,10 @@
-import { sql, type Kysely } from 'kysely';
+import type { LockedCatalog } from '../catalog-writer.js';
+import { sql } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { chunks } from '../../store/chunks.js';
 import { CatalogWriteError, checkVersion, type VersionCondition } from './write-errors.js';
 
-type Trx = Kysely<Database>;
+type Trx = LockedCatalog;
 
 export interface StockFields {
   manage_inventory?: boolean;
