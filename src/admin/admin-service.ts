@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuditEntry, CatalogWriter, CatalogWritten, LockedCatalog } from '../catalog/catalog-writer.js';
+import type { AuditEntry, CatalogWriter, CatalogWritten } from '../catalog/catalog-writer.js';
+import type { LockedCatalog } from '../catalog/locked-catalog.js';
 import type { CatalogFileProduct, CatalogFileRegion } from '../catalog/file/catalog-file-schema.js';
 import type { ImportReport } from '../catalog/file/import-catalog.js';
 import { setInventory, setPrices, type InventoryRow, type PriceRow, type RowResult } from '../catalog/write/bulk.js';

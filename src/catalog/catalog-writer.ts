@@ -3,17 +3,8 @@ import { chunks } from '../store/chunks.js';
 import type { Db } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 import { CHANGE_LOG_RETENTION_MS, readCatalogVersion, type CatalogChange } from './change-log.js';
+import type { LockedCatalog } from './locked-catalog.js';
 import { writeServedDocuments } from './served-document.js';
-
-declare const lockHeld: unique symbol;
-
-/**
- * A transaction that holds the catalog's write lock. Only `CatalogWriter.write` makes
- * one, and every function that writes catalog rows takes one, so no catalog write can
- * happen outside the protocol: without the lock, without its change record, or without
- * its audit entries.
- */
-export type LockedCatalog = Transaction<Database> & { readonly [lockHeld]: true };
 
 /** What one catalog write did: its result, the change it makes, and what the audit trail records of it. */
 export interface CatalogWritten<T> extends Partial<CatalogChange> {

@@ -1,4 +1,4 @@
-import type { LockedCatalog } from '../catalog-writer.js';
+import type { LockedCatalog } from '../locked-catalog.js';
 import { sql } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { chunks } from '../../store/chunks.js';
