@@ -1,5 +1,4 @@
 import type { LockedCatalog } from '../locked-catalog.js';
-import type { Database } from '../../store/schema.js';
 import {
   applyPrices,
   applyStock,

@@ -1,6 +1,5 @@
 import type { LockedCatalog } from '../locked-catalog.js';
 import { sql } from 'kysely';
-import type { Database } from '../../store/schema.js';
 import { chunks } from '../../store/chunks.js';
 import { CatalogWriteError, checkVersion, type VersionCondition } from './write-errors.js';
 
