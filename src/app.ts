@@ -99,7 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onRejection: (limit) => app.metrics.rateLimitRejections.inc({ limit }),
   });
   await app.register(catalogPlugin, { config, store });
-  await app.register(adminPlugin, { config, store });
+  await app.register(adminPlugin, { config });
   await app.register(sandboxPlugin, { config, store, clock: options.clock ?? (() => new Date()) });
   await app.register(mcpPlugin, { config });
   await app.register(operationsPlugin, { config, store });

@@ -3,7 +3,6 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { useErrorSurface } from '../http/error-surface.js';
 import { separateOpenApiDocument } from '../http/openapi.js';
-import type { Store } from '../store/database.js';
 import { adminApiDocument } from './admin-document.js';
 import { AdminService } from './admin-service.js';
 import { authenticateAdmin } from './auth.js';
@@ -33,8 +32,8 @@ const ROUTE_GROUPS = [productRoutes, variantRoutes, bulkRoutes, regionRoutes, im
  * envelope, OpenAPI document, credentials and rate limit. With no ADMIN_TOKENS it has
  * no routes, and every /admin URL is 404.
  */
-export const adminPlugin = fp<{ config: Config; store: Store }>(
-  async (app: FastifyInstance, { config, store }) => {
+export const adminPlugin = fp<{ config: Config }>(
+  async (app: FastifyInstance, { config }) => {
     await app.register(
       async (admin) => {
         useErrorSurface(admin, adminErrors);
@@ -69,7 +68,7 @@ export const adminPlugin = fp<{ config: Config; store: Store }>(
           async () => document(),
         );
 
-        const kit: AdminRouteKit = { config: config.admin, service: new AdminService(store.db, app.catalogChanges) };
+        const kit: AdminRouteKit = { config: config.admin, service: new AdminService(app.catalogWriter) };
         const rateLimit = app.defineRateLimit({
           name: 'admin',
           max: config.admin.rateLimit,

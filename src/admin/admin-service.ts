@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { CatalogChangeFeed } from '../catalog/catalog-change-feed.js';
-import { lockCatalogForWriting, recordCatalogChange } from '../catalog/change-log.js';
+import type { AuditEntry, CatalogWriter, CatalogWritten } from '../catalog/catalog-writer.js';
+import type { LockedCatalog } from '../catalog/locked-catalog.js';
 import type { CatalogFileProduct, CatalogFileRegion } from '../catalog/file/catalog-file-schema.js';
 import type { ImportReport } from '../catalog/file/import-catalog.js';
 import { setInventory, setPrices, type InventoryRow, type PriceRow, type RowResult } from '../catalog/write/bulk.js';
@@ -11,54 +10,34 @@ import { readProduct, readVariant, type StoredProduct } from '../catalog/write/r
 import { putRegion, storedRegions, type RegionChange } from '../catalog/write/regions.js';
 import { patchVariant, type VariantPatch } from '../catalog/write/variants.js';
 import type { VersionCondition } from '../catalog/write/write-errors.js';
-import type { Db } from '../store/database.js';
-import type { Database } from '../store/schema.js';
-import { listAudit, recordAudit, type AuditEntry, type AuditQuery } from './audit.js';
+import { listAudit, type AuditQuery } from './audit.js';
 import { AdminProblem } from './errors.js';
-
-/** What one admin write did, for the change log and the audit trail. */
-interface Written<T> {
-  result: T;
-  productIds: string[];
-  regions?: boolean;
-  audit: AuditEntry[];
-}
 
 /** SQLSTATEs and SQLite codes of a write that lost a race with another (a product created with the same new handle). */
 const LOST_RACE = new Set(['23505', '40P01', '40001', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 
 /**
- * The admin API's operations. Each write is one transaction: the catalog write, then the
- * catalog change it makes (last but for the audit rows, which are keyed by the change's
- * sequence), so a write is all or nothing, audited exactly when it happens, and followed
- * by every instance. Before a write returns, this instance serves it (read-your-writes).
+ * The admin API's operations. Each write is one catalog change (`CatalogWriter`): all or
+ * nothing, audited under the token's name exactly when it happens, and followed by every
+ * instance. The app's writer announces each change to this instance's read model before
+ * the write returns, so the next read here serves it (read-your-writes).
  */
 export class AdminService {
-  constructor(
-    private readonly db: Db,
-    private readonly changes: CatalogChangeFeed,
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
+  private readonly db;
 
-  async #write<T>(actor: string, write: (trx: Kysely<Database>, now: Date) => Promise<Written<T>>): Promise<T> {
-    const now = this.clock();
-    let done: { result: T; version: number };
+  constructor(private readonly writer: CatalogWriter) {
+    this.db = writer.db;
+  }
+
+  async #write<T>(actor: string, write: (catalog: LockedCatalog, now: Date) => Promise<CatalogWritten<T>>): Promise<T> {
     try {
-      done = await this.db.transaction().execute(async (trx) => {
-        await lockCatalogForWriting(trx);
-        const written = await write(trx, now);
-        const version = await recordCatalogChange(trx, { productIds: written.productIds, regions: written.regions ?? false }, now);
-        await recordAudit(trx, version, actor, written.audit, now);
-        return { result: written.result, version };
-      });
+      return (await this.writer.write(actor, write)).result;
     } catch (error) {
       if (LOST_RACE.has(String((error as { code?: unknown }).code))) {
         throw new AdminProblem('CONFLICT', 'A concurrent request changed the same resource; nothing was written.', 'Read the resource again and retry.');
       }
       throw error;
     }
-    await this.changes.committed(done.version);
-    return done.result;
   }
 
   async getProduct(handle: string): Promise<StoredProduct> {
@@ -115,7 +94,7 @@ export class AdminService {
   }
 
   /** A bulk write is audited row by row: each row's variant with its versions and what the row set. */
-  #bulk<R extends { sku: string }>(actor: string, action: string, rows: R[], write: (trx: Kysely<Database>) => Promise<RowResult[]>) {
+  #bulk<R extends { sku: string }>(actor: string, action: string, rows: R[], write: (catalog: LockedCatalog) => Promise<RowResult[]>) {
     return this.#write(actor, async (trx) => {
       const results = await write(trx);
       const audit = results.map((result): AuditEntry => {
@@ -137,29 +116,13 @@ export class AdminService {
     return { ...change, region: stored };
   }
 
-  /**
-   * Imports a catalog file the request was spooled to, on the CLI's code path; its audit
-   * entry commits with the import's last change.
-   */
-  async importFile(actor: string, path: string, unpublishMissing: boolean, log: FastifyBaseLogger): Promise<ImportReport> {
-    const report = await importCatalogFile(this.db, path, {
+  /** Imports a catalog file the request was spooled to, on the CLI's code path, each step audited under `actor`. */
+  importFile(actor: string, path: string, unpublishMissing: boolean, log: FastifyBaseLogger): Promise<ImportReport> {
+    return importCatalogFile(this.writer, path, {
+      actor,
       unpublishMissing,
-      now: this.clock(),
       onProgress: (progress) => log.info({ progress }, 'catalog import over the admin API'),
-      audit: (trx, catalogVersion, imported) =>
-        recordAudit(trx, catalogVersion, actor, [
-          {
-            action: 'import',
-            targetType: 'catalog',
-            targetId: 'catalog',
-            versionBefore: null,
-            versionAfter: catalogVersion,
-            changes: { unpublish_missing: unpublishMissing, products: imported.products, variants: { ...imported.variants, removed: imported.variants.removed.length } },
-          },
-        ], this.clock()),
     });
-    await this.changes.committed(report.catalogVersion);
-    return report;
   }
 
   listAudit(query: AuditQuery) {

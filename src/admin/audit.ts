@@ -1,36 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
-import { chunks } from '../store/chunks.js';
 import { AdminProblem } from './errors.js';
-
-/** One thing a request changed, as the audit trail records it. */
-export interface AuditEntry {
-  action: string;
-  targetType: 'product' | 'variant' | 'region' | 'catalog';
-  targetId: string;
-  versionBefore: number | null;
-  versionAfter: number | null;
-  /** The fields the request set for this target. */
-  changes: unknown;
-}
-
-/** Records the entries of the catalog change `seq`, in their order, under `actor` (a token name). */
-export async function recordAudit(trx: Kysely<Database>, seq: number, actor: string, entries: readonly AuditEntry[], now: Date): Promise<void> {
-  const at = now.toISOString();
-  const rows = entries.map((entry, position) => ({
-    seq,
-    position,
-    actor,
-    action: entry.action,
-    target_type: entry.targetType,
-    target_id: entry.targetId,
-    version_before: entry.versionBefore,
-    version_after: entry.versionAfter,
-    changes: JSON.stringify(entry.changes),
-    at,
-  }));
-  for (const batch of chunks(rows)) await trx.insertInto('admin_audit').values(batch).execute();
-}
 
 export interface AuditQuery {
   limit: number;
@@ -55,7 +25,10 @@ function decodeCursor(cursor: string): Position {
   return { seq: Number(match[1]), position: Number(match[2]) };
 }
 
-/** Entries newest first, with the cursor of the next page (null on the last). */
+/**
+ * Entries newest first, with the cursor of the next page (null on the last). The catalog's
+ * writer records them (src/catalog/catalog-writer.ts), each with the change it belongs to.
+ */
 export async function listAudit(db: Kysely<Database>, query: AuditQuery) {
   let select = db.selectFrom('admin_audit').selectAll().orderBy('seq', 'desc').orderBy('position', 'desc').limit(query.limit + 1);
   if (query.actor !== undefined) select = select.where('actor', '=', query.actor);

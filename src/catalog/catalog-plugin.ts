@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { CatalogAnswers } from './answers.js';
 import { CatalogChangeFeed } from './catalog-change-feed.js';
+import { CatalogWriter } from './catalog-writer.js';
 import { CatalogService } from './catalog-service.js';
 import { CursorCodec } from './cursor.js';
 import { publicApiErrors } from './errors.js';
@@ -22,8 +23,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     catalog: CatalogService;
     catalogReadModel: CatalogReadModel;
-    /** Writers call `committed(version)` after each catalog change they commit. */
-    catalogChanges: CatalogChangeFeed;
+    /** The one way to change the catalog here: each change it commits is served by this instance before it returns, and announced to the others. */
+    catalogWriter: CatalogWriter;
     /** The catalog routes' shared window, also counted by the MCP catalog tools. */
     catalogRateLimit: RateLimitCheck;
   }
@@ -45,7 +46,7 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
     app.addHook('onClose', async () => readModel.stopWatching());
     const changes = new CatalogChangeFeed(app.redis, readModel, app.log);
     changes.follow();
-    app.decorate('catalogChanges', changes);
+    app.decorate('catalogWriter', new CatalogWriter(store.db, { announce: (version) => changes.committed(version) }));
 
     const cursors = new CursorCodec(await deploymentSecret(store.db, CURSOR_SECRET));
     const catalog = new CatalogService(readModel, config.storefrontUrl, cursors);

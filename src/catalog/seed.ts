@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../store/database.js';
+import { CatalogWriter } from './catalog-writer.js';
 import { CatalogFileInvalid, importCatalogFile } from './file/import-catalog-file.js';
 import { validateCatalogFile } from './file/validate-catalog-file.js';
 
@@ -33,7 +34,9 @@ export async function seedEmptyStore(db: Db, seed: string, log: FastifyBaseLogge
   const existing = await db.selectFrom('products').select('id').limit(1).executeTakeFirst();
   if (existing) return;
   const path = seed === 'demo' ? DEMO_CATALOG_PATH : seed;
-  const report = await importCatalogFile(db, path, {
+  // Before the read model exists: there is nobody to tell.
+  const report = await importCatalogFile(new CatalogWriter(db), path, {
+    actor: 'seed',
     // A large seed takes a while: say how far it has come (its end is the line below).
     onProgress: (progress) => {
       if (!progress.done) log.info({ path, progress }, 'seeding the empty store');

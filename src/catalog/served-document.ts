@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { chunks } from '../store/chunks.js';
 import type { Database } from '../store/schema.js';
+import type { LockedCatalog } from './locked-catalog.js';
 
 /**
  * Each product's served form, kept beside its rows as one JSON text (`products.served`)
@@ -140,7 +141,7 @@ const PRODUCTS_PER_STATEMENT = 250;
  * rows (ids of removed products are skipped).
  */
 export async function writeServedDocuments(
-  db: Kysely<Database>,
+  db: LockedCatalog,
   productIds: readonly string[],
   built: ReadonlyMap<string, ServedDocument> = new Map(),
 ): Promise<void> {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { announceCatalogChange } from '../catalog/catalog-change-feed.js';
+import { CatalogWriter } from '../catalog/catalog-writer.js';
 import { openStore } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { checkCatalogFile, importCatalogFile } from '../catalog/file/import-catalog-file.js';
@@ -81,7 +82,18 @@ async function run(argv: string[], output: CommandOutput, env: Env | undefined, 
   const store = openStore(config);
   try {
     await migrateToLatest(store.db);
-    const report = await importCatalogFile(store.db, file, { ...progress, unpublishMissing: args.values['unpublish-missing'] ?? false });
+    // Running servers are told of each batch through Redis as it commits; after a failure
+    // they are left to their poll rather than each batch waiting for a connect time-out.
+    let announceFailed: Error | undefined;
+    const writer = new CatalogWriter(store.db, {
+      announce: async (version) => {
+        if (announceFailed) return;
+        await announceCatalogChange(config, version).catch((error: Error) => {
+          announceFailed = error;
+        });
+      },
+    });
+    const report = await importCatalogFile(writer, file, { ...progress, unpublishMissing: args.values['unpublish-missing'] ?? false });
     // The usage promises the kept products are listed, not only counted.
     const kept = report.missing.filter((handle) => !report.unpublished.includes(handle));
     output.log(
@@ -93,9 +105,7 @@ async function run(argv: string[], output: CommandOutput, env: Env | undefined, 
         `  not in file, kept: ${kept.length}${listed(kept)}; unpublished: ${report.unpublished.length}${listed(report.unpublished)}`,
       ].join('\n'),
     );
-    await announceCatalogChange(config, report.catalogVersion).catch((error: unknown) =>
-      output.warn(`Running servers were not told through Redis (${(error as Error).message}); they pick the change up within CATALOG_POLL_MS.`),
-    );
+    if (announceFailed) output.warn(`Running servers were not told through Redis (${announceFailed.message}); they pick the change up within CATALOG_POLL_MS.`);
     return 0;
   } finally {
     await store.close();

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
 import { importCatalog } from '../../src/catalog/file/import-catalog.js';
 import { assertProblem, getOk } from '../support/catalog-assertions.js';
 import { catalog, day, product, skuVariants, variant } from '../support/catalog-builder.js';
@@ -33,7 +34,7 @@ describe('catalog import through the importer (upsert by handle and SKU)', () =>
 
   it('200 after a re-import with the same product and variant ids, the new texts and prices, and the dropped variant gone', async () => {
     const before = (await detail('update-me')).product;
-    const report = await importAndRefresh(testApp.store.db, catalog([changed()]));
+    const report = await importAndRefresh(new CatalogWriter(testApp.store.db), catalog([changed()]));
     const after = (await detail('update-me')).product;
 
     assert.deepEqual(report.products, { created: 0, updated: 1 });
@@ -47,14 +48,14 @@ describe('catalog import through the importer (upsert by handle and SKU)', () =>
 
   it('200 for a product missing from the file: kept as it was and reported as missing', async () => {
     const before = (await detail('keep-me')).product;
-    const report = await importAndRefresh(testApp.store.db, catalog([changed()]));
+    const report = await importAndRefresh(new CatalogWriter(testApp.store.db), catalog([changed()]));
     assert.deepEqual(report.missing, ['keep-me']);
     assert.deepEqual(report.unpublished, []);
     assert.deepEqual((await detail('keep-me')).product, before);
   });
 
   it('404 PRODUCT_NOT_FOUND for a product missing from the file once imported with unpublishMissing', async () => {
-    const report = await importAndRefresh(testApp.store.db, catalog([changed()]), { unpublishMissing: true });
+    const report = await importAndRefresh(new CatalogWriter(testApp.store.db), catalog([changed()]), { unpublishMissing: true });
     assert.deepEqual(report.unpublished, ['keep-me']);
     assertProblem(await testApp.client.get('/public/v1/products/keep-me'), 404, 'PRODUCT_NOT_FOUND');
     const list = await getOk(testApp.client, '/public/v1/products');
@@ -63,7 +64,7 @@ describe('catalog import through the importer (upsert by handle and SKU)', () =>
 
   it('200 again for an unpublished product once a file publishes it, with its old id', async () => {
     const id = (await testApp.store.db.selectFrom('products').select('id').where('handle', '=', 'keep-me').executeTakeFirstOrThrow()).id;
-    await importAndRefresh(testApp.store.db, catalog([product('keep-me', { created_at: day(1) })]));
+    await importAndRefresh(new CatalogWriter(testApp.store.db), catalog([product('keep-me', { created_at: day(1) })]));
     assert.equal((await detail('keep-me')).product.id, id);
   });
 });

@@ -4,6 +4,7 @@ import { importCatalog } from '../../src/catalog/file/import-catalog.js';
 import { pollUntil } from '../support/poll.js';
 import { catalog, day, product, variant } from '../support/catalog-builder.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
 
 const POLL_LIMIT_MS = 3000;
 
@@ -24,7 +25,7 @@ describe('a running app picks up catalog changes made through the store', () => 
     const changed = catalog([
       product('late-arrival', { created_at: day(2), variants: [variant('LATE', { prices: [{ currency: 'EUR', amount: 1234 }] })] }),
     ]);
-    await importCatalog(testApp.store.db, changed);
+    await importCatalog(new CatalogWriter(testApp.store.db), changed);
 
     const response = await waitForStatus('/public/v1/products/late-arrival', 200);
     assert.equal(response.statusCode, 200, `not served within ${POLL_LIMIT_MS} ms`);

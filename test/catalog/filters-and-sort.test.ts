@@ -6,6 +6,7 @@ import { assertProblem, duplicates, getOk, walkCursor, walkOffset } from '../sup
 import { catalog, day, product, REGIONS, variant } from '../support/catalog-builder.js';
 import { McpTestClient } from '../support/mcp-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
 
 /**
  * docs/decisions.md, Filters and sort: every filter and sort alone and combined with q,
@@ -304,7 +305,7 @@ describe('filters and sort on GET /public/v1/products and search_catalog', () =>
     assert.ok(!(await tea()).includes('item-01'));
     const changed = { ...byHandle.get('item-01')!, categories: ['tea'] };
     changed.variants = changed.variants.map((v, n) => ({ ...v, prices: n === 0 ? [{ currency: 'EUR', amount: 100 }] : v.prices }));
-    await importCatalog(testApp.store.db, { ...FIXTURE, products: [changed] });
+    await importCatalog(new CatalogWriter(testApp.store.db), { ...FIXTURE, products: [changed] });
     await testApp.app.catalogReadModel.refresh();
     assert.ok((await cheap()).includes('item-01'));
     assert.equal((await tea())[0], 'item-01');

@@ -12,6 +12,7 @@ import { catalog, product, REGIONS, tempDir, variant, type TempDir } from '../su
 import { dumpCatalog, readDemoCatalog } from '../support/catalog-store.js';
 import { INVALID_CATALOG } from '../support/invalid-catalog.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
 
 /** `count` products `bulk-0`, `bulk-1`..., one variant each (SKU `BULK-n`). */
 const bulk = (count: number, from = 0) =>
@@ -66,7 +67,7 @@ describe('streaming catalog import: the file is checked whole, then written in b
     products[1234] = product('bulk-1234', { variants: [variant('DEEP', { prices: [{ currency: 'EUR', amount: 5, region: 'reg_mars' }] })] });
     const file = await dir.writeJson('deep-invalid.json', catalog(products));
     const before = await dumpCatalog(testApp.store.db);
-    await assert.rejects(importCatalogFile(testApp.store.db, file), (error: unknown) => {
+    await assert.rejects(importCatalogFile(new CatalogWriter(testApp.store.db), file), (error: unknown) => {
       assert.ok(error instanceof CatalogFileInvalid);
       assert.deepEqual(error.problems, [{ path: '$.products[1234].variants[0].prices[0].region', message: 'unknown region "reg_mars"' }]);
       assert.equal(error.truncated, false);
@@ -147,7 +148,7 @@ describe('streaming catalog import: the file is checked whole, then written in b
     products[7] = product('bulk-7', { created_at: products[7]!.created_at, variants: [variant('MOVES')] });
     const file = await dir.writeJson('bulk.json', catalog(products));
 
-    const report = await importCatalogFile(testApp.store.db, file, { batchSize: 10, unpublishMissing: true });
+    const report = await importCatalogFile(new CatalogWriter(testApp.store.db), file, { batchSize: 10, unpublishMissing: true });
     assert.deepEqual(report.products, { created: 25, updated: 0 });
     assert.deepEqual(report.variants, { created: 24, updated: 1, removed: [] });
     assert.deepEqual(report.unpublished, ['stays']);
@@ -174,7 +175,7 @@ describe('streaming catalog import: the file is checked whole, then written in b
   it('stores served documents built from the file that are those its stored rows give, and gives new products ids in file order', async () => {
     const demo = await readDemoCatalog();
     const first = await dir.writeJson('demo.json', demo);
-    await importCatalogFile(testApp.store.db, first, { batchSize: 10 });
+    await importCatalogFile(new CatalogWriter(testApp.store.db), first, { batchSize: 10 });
     const ids = await productIds(testApp);
     const created = demo.products.map((entry) => ids.get(entry.handle)!);
     assert.deepEqual(created, [...created].sort(), 'ids sort in file order, so batches append to the indexes on them');
@@ -192,7 +193,7 @@ describe('streaming catalog import: the file is checked whole, then written in b
         one.prices = [...one.prices.slice(1), { currency: 'USD', amount: 123, region: 'reg_us' }];
       }
     }
-    await importCatalogFile(testApp.store.db, await dir.writeJson('demo-changed.json', changed), { batchSize: 7 });
+    await importCatalogFile(new CatalogWriter(testApp.store.db), await dir.writeJson('demo-changed.json', changed), { batchSize: 7 });
 
     const written = await servedDocuments(testApp);
     await testApp.store.db.updateTable('products').set({ served: null }).execute();
@@ -203,44 +204,36 @@ describe('streaming catalog import: the file is checked whole, then written in b
 
   it('converges when run again: the same ids, nothing created, the same catalog', async () => {
     const file = await dir.writeJson('bulk-again.json', catalog(bulk(25)));
-    await importCatalogFile(testApp.store.db, file, { batchSize: 10 });
+    await importCatalogFile(new CatalogWriter(testApp.store.db), file, { batchSize: 10 });
     const ids = await productIds(testApp);
-    const report = await importCatalogFile(testApp.store.db, file, { batchSize: 10 });
+    const report = await importCatalogFile(new CatalogWriter(testApp.store.db), file, { batchSize: 10 });
     assert.deepEqual(report.products, { created: 0, updated: 25 });
     assert.deepEqual(await productIds(testApp), ids);
   });
 
-  it('runs the audit hook in the last transaction with the final version: when it fails, that step rolls back', async () => {
-    const file = await dir.writeJson('audited.json', catalog(bulk(3)));
-    let seen: { version: number; products: number } | undefined;
-    const report = await importCatalogFile(testApp.store.db, file, {
-      audit: async (trx, version, soFar) => {
-        assert.equal(await readCatalogVersion(trx), version);
-        seen = { version, products: soFar.products.updated + soFar.products.created };
-      },
-    });
-    assert.deepEqual(seen, { version: report.catalogVersion, products: 3 });
-
+  it('audits every change of an import as a step, so an import that stops half-way leaves a trail of what it wrote', async () => {
+    const file = await dir.writeJson('audited.json', catalog(bulk(25)));
     const before = await readCatalogVersion(testApp.store.db);
-    await assert.rejects(
-      importCatalogFile(testApp.store.db, file, {
-        unpublishMissing: true,
-        audit: async () => {
-          throw new Error('audit refused');
-        },
-      }),
-      /audit refused/,
+    const report = await importCatalogFile(new CatalogWriter(testApp.store.db), file, { batchSize: 10, actor: 'nightly-feed' });
+    const entries = await testApp.store.db.selectFrom('admin_audit').selectAll().where('seq', '>', before).orderBy('seq').execute();
+    assert.deepEqual(
+      entries.map((entry) => [Number(entry.seq), entry.actor, entry.action, Number(entry.version_after), JSON.parse(entry.changes).step]),
+      [
+        [before + 1, 'nightly-feed', 'import', before + 1, 'regions'],
+        [before + 2, 'nightly-feed', 'import', before + 2, 'products'],
+        [before + 3, 'nightly-feed', 'import', before + 3, 'products'],
+        [before + 4, 'nightly-feed', 'import', before + 4, 'products'],
+        [before + 5, 'nightly-feed', 'import', before + 5, 'done'],
+      ],
     );
-    // The batches committed (one change each, regions and products), the last step did not: nothing was unpublished.
-    assert.equal(await readCatalogVersion(testApp.store.db), before + 2);
-    const drafts = await testApp.store.db.selectFrom('products').select('handle').where('status', '=', 'draft').execute();
-    assert.ok(!drafts.some((row) => row.handle === 'bulk-10'), 'bulk-10 stays published');
+    assert.deepEqual(entries.slice(1, 4).map((entry) => JSON.parse(entry.changes).products), [{ from: 1, to: 10 }, { from: 11, to: 20 }, { from: 21, to: 25 }]);
+    assert.equal(report.catalogVersion, before + 5);
   });
 
   it('reports progress of both phases with rates and time left, and their ends', async () => {
     const file = await dir.writeJson('progress.json', catalog(bulk(2000)));
     const events: ImportProgress[] = [];
-    await importCatalogFile(testApp.store.db, file, { batchSize: 250, progressIntervalMs: 0, onProgress: (event) => events.push(event) });
+    await importCatalogFile(new CatalogWriter(testApp.store.db), file, { batchSize: 250, progressIntervalMs: 0, onProgress: (event) => events.push(event) });
 
     const validating = events.filter((event) => event.phase === 'validating');
     const writing = events.filter((event) => event.phase === 'writing');

@@ -7,6 +7,7 @@ import { catalog, product } from '../support/catalog-builder.js';
 import { readDemoCatalog } from '../support/catalog-store.js';
 import type { ContractClient } from '../support/contract.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
 
 const REPRICED = 'tuscan-extra-virgin-olive-oil';
 
@@ -43,7 +44,7 @@ describe('cursor walks are stable while the catalog changes (docs/decisions.md, 
       const before = (await walkCursor(client, query)).flatMap((page) => page.handles);
       const pages = await walkCursor(client, query, async (pageIndex) => {
         if (pageIndex !== 1) return;
-        await importCatalog(testApp.store.db, midWalkChange(demo, suffix, createdAt));
+        await importCatalog(new CatalogWriter(testApp.store.db), midWalkChange(demo, suffix, createdAt));
         await testApp.app.catalogReadModel.refresh();
       });
       const walked = pages.flatMap((page) => page.handles);

@@ -9,6 +9,7 @@ import { getOk } from '../support/catalog-assertions.js';
 import { catalog, category, collection, day, product, REGIONS, tempDir, type TempDir } from '../support/catalog-builder.js';
 import { dumpCatalog } from '../support/catalog-store.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
 
 const IMAGE = (name: string) => `https://images.vetrina.example/products/${name}.jpg`;
 
@@ -61,7 +62,7 @@ describe('the taxonomy through the importer: served on every product answer, rep
 
   const detail = async (handle: string, query = '') => (await getOk(testApp.client, `/public/v1/products/${handle}${query}`)).product;
   const importAndRefresh = async (file: CatalogFile) => {
-    await importCatalog(testApp.store.db, structuredClone(file));
+    await importCatalog(new CatalogWriter(testApp.store.db), structuredClone(file));
     await testApp.app.catalogReadModel.refresh();
   };
   const storedCategories = async () =>
@@ -140,7 +141,7 @@ describe('the taxonomy through the importer: served on every product answer, rep
         collections: [collection('weeknight')],
       }),
     );
-    await importCatalogFile(testApp.store.db, written);
+    await importCatalogFile(new CatalogWriter(testApp.store.db), written);
     await testApp.app.catalogReadModel.refresh();
     const penne = await detail('penne', '?locale=it');
     assert.deepEqual(penne.categories, [{ handle: 'short-pasta', title: 'Pasta corta' }]);
@@ -153,7 +154,7 @@ describe('the taxonomy through the importer: served on every product answer, rep
       ...catalog([product('penne', { categories: ['short-pasta', 'long-pasta'] })]),
       categories: [category('short-pasta', { titleIt: 'Cambiata' })],
     });
-    await assert.rejects(importCatalogFile(testApp.store.db, file), (error: unknown) => {
+    await assert.rejects(importCatalogFile(new CatalogWriter(testApp.store.db), file), (error: unknown) => {
       assert.ok(error instanceof CatalogFileInvalid);
       assert.deepEqual(error.problems, [{ path: '$.products[0].categories[1]', message: 'unknown category "long-pasta" (not in $.categories)' }]);
       return true;

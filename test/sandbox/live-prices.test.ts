@@ -4,6 +4,7 @@ import { importCatalog } from '../../src/catalog/file/import-catalog.js';
 import { catalog, product, variant } from '../support/catalog-builder.js';
 import { SANDBOX_PRODUCTS } from '../support/sandbox.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
 
 describe('sandbox cart prices follow the live catalog', () => {
   let sandbox: TestApp;
@@ -26,7 +27,7 @@ describe('sandbox cart prices follow the live catalog', () => {
             }
           : item,
     );
-    await importCatalog(sandbox.store.db, catalog(products));
+    await importCatalog(new CatalogWriter(sandbox.store.db), catalog(products));
     await sandbox.app.catalogReadModel.refresh();
   }
 

@@ -4,6 +4,7 @@ import { importCatalog } from '../../src/catalog/file/import-catalog.js';
 import { catalog, product, variant } from '../support/catalog-builder.js';
 import { assertSandboxError, SANDBOX_PRODUCTS, VALID_ADDRESS } from '../support/sandbox.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
 
 /** The sandbox catalog plus a product with a thumbnail, two options and an Italian title. */
 const COFFEE = product('coffee-beans', {
@@ -175,7 +176,7 @@ describe('sandbox carts opened for a market (country, locale)', () => {
         const key = await other.newKey();
         const cart = await other.newCart(key, { country: 'US' });
         assert.deepEqual(cart.market, market('US', 'reg_us', 'USD'));
-        await importCatalog(other.store.db, catalog(PRODUCTS, [{ id: 'reg_us', name: 'United States', currency: 'CAD', countries: ['US'] }]));
+        await importCatalog(new CatalogWriter(other.store.db), catalog(PRODUCTS, [{ id: 'reg_us', name: 'United States', currency: 'CAD', countries: ['US'] }]));
         await other.app.catalogReadModel.refresh();
         const read = await other.call(key, 'GET', `/sandbox/v1/carts/${cart.id}`);
         assert.equal(read.statusCode, 200);

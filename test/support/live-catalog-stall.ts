@@ -4,6 +4,7 @@ import { importCatalog } from '../../src/catalog/file/import-catalog.js';
 import { GENERATED_REGIONS, generateProducts } from '../../tools/catalog-generator/catalog.js';
 import { catalog } from './catalog-builder.js';
 import { startTestApp } from './test-app.js';
+import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
 
 /**
  * Run by test/catalog/live-catalog-stall.test.ts in a process of its own, so the delays
@@ -28,11 +29,11 @@ const changed = original.map((product, index) => ({
 
 const service = await startTestApp({ config: { catalogSeed: 'none' } });
 try {
-  await importCatalog(service.store.db, catalog(original, GENERATED_REGIONS));
+  await importCatalog(new CatalogWriter(service.store.db), catalog(original, GENERATED_REGIONS));
   await service.app.catalogReadModel.refresh();
   // The writes are not measured (on SQLite they run on the event loop), nor is collecting
   // the garbage they left; applying them is.
-  await importCatalog(service.store.db, catalog(changed, GENERATED_REGIONS));
+  await importCatalog(new CatalogWriter(service.store.db), catalog(changed, GENERATED_REGIONS));
   global.gc!();
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { catalog, REGIONS } from './catalog-builder.js';
+import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
 
 /**
  * The read model's catalog of exactly these products, built as the app builds it (the
@@ -17,7 +18,7 @@ export async function liveCatalog(products: CatalogFileProduct[], regions: Catal
   const store = openStore({ ...loadConfig({}), sqlitePath: ':memory:' });
   try {
     await migrateToLatest(store.db);
-    await importCatalog(store.db, catalog(products, regions));
+    await importCatalog(new CatalogWriter(store.db), catalog(products, regions));
     const readModel = new CatalogReadModel(store.db, Fastify({ logger: false }).log);
     await readModel.load();
     await readModel.whenSearchable();

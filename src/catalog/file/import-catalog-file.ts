@@ -1,4 +1,4 @@
-import type { Db } from '../../store/database.js';
+import type { CatalogWriter } from '../catalog-writer.js';
 import type { CatalogFileCategory, CatalogFileCollection, CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
 import { CatalogFileStream, CatalogFileSyntaxError } from './catalog-file-stream.js';
 import { IMPORT_BATCH_SIZE, writeCatalog, type CatalogWritePlan, type ImportOptions, type ImportReport } from './import-catalog.js';
@@ -83,9 +83,9 @@ export async function checkCatalogFile(path: string, options: ProgressOptions = 
  * then read again and written in batches of products, each its own transaction and
  * catalog change (see `writeCatalog`). `onProgress` hears of both phases.
  */
-export async function importCatalogFile(db: Db, path: string, options: ImportOptions = {}): Promise<ImportReport> {
+export async function importCatalogFile(writer: CatalogWriter, path: string, options: ImportOptions = {}): Promise<ImportReport> {
   const plan = await checkCatalogFile(path, options);
-  return writeCatalog(db, plan, checkedBatches(path, plan, options.batchSize ?? IMPORT_BATCH_SIZE), options);
+  return writeCatalog(writer, plan, checkedBatches(path, plan, options.batchSize ?? IMPORT_BATCH_SIZE), options);
 }
 
 /**

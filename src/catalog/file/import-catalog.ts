@@ -1,10 +1,10 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { PostgresAdapter, sql, type Insertable, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Insertable } from 'kysely';
 import { newOrderedId } from '../../lib/new-id.js';
 import { chunks } from '../../store/chunks.js';
-import type { Db } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
-import { lockCatalogForWriting, recordCatalogChange } from '../change-log.js';
+import type { AuditEntry, CatalogWriter } from '../catalog-writer.js';
+import type { LockedCatalog } from '../locked-catalog.js';
 import { servedDocumentsFromRows, taxonomyColumns, type ServedDocument } from '../served-document.js';
 import type { CatalogFile, CatalogFileCategory, CatalogFileCollection, CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
 import { ProgressMeter, type ProgressOptions } from './import-progress.js';
@@ -12,16 +12,14 @@ import { ProgressMeter, type ProgressOptions } from './import-progress.js';
 export interface ImportOptions extends ProgressOptions {
   /** Set products that are in the store but not in the file to draft. Default: leave them as they are. */
   unpublishMissing?: boolean;
-  now?: Date;
   /** Products written per transaction. Default `IMPORT_BATCH_SIZE`. */
   batchSize?: number;
-  /**
-   * Runs inside the import's last transaction, after its change is recorded as
-   * `catalogVersion`: whatever it writes (an audit row) commits with the import's last
-   * change or not at all.
-   */
-  audit?: (trx: Trx, catalogVersion: number, report: ImportReport) => Promise<void>;
+  /** Who imports, as the audit trail names it: an admin token's name, `catalog:import` for the command, `seed`. */
+  actor?: string;
 }
+
+/** The audit trail's actor of an import that names none. */
+export const IMPORT_ACTOR = 'catalog:import';
 
 export interface ImportReport {
   regions: { created: number; updated: number };
@@ -45,7 +43,7 @@ export interface CatalogWritePlan {
   productCount: number;
 }
 
-type Trx = Transaction<Database>;
+type Trx = LockedCatalog;
 
 /** Rows per statement that takes its rows as one JSON text (`insertFromJson`): a batch's prices fit in one or two. */
 const JSON_CHUNK = 10_000;
@@ -70,7 +68,7 @@ const ANALYZE_AFTER_PRODUCTS = 1000;
  * Writes a validated catalog, already in memory (tests, small files); `importCatalogFile`
  * streams a file through the same writer.
  */
-export async function importCatalog(db: Db, catalog: CatalogFile, options: ImportOptions = {}): Promise<ImportReport> {
+export async function importCatalog(writer: CatalogWriter, catalog: CatalogFile, options: ImportOptions = {}): Promise<ImportReport> {
   const plan: CatalogWritePlan = {
     regions: catalog.regions,
     categories: catalog.categories ?? [],
@@ -79,15 +77,16 @@ export async function importCatalog(db: Db, catalog: CatalogFile, options: Impor
     skus: new Set(catalog.products.flatMap((product) => product.variants.map((variant) => variant.sku))),
     productCount: catalog.products.length,
   };
-  return writeCatalog(db, plan, chunks(catalog.products, options.batchSize ?? IMPORT_BATCH_SIZE), options);
+  return writeCatalog(writer, plan, chunks(catalog.products, options.batchSize ?? IMPORT_BATCH_SIZE), options);
 }
 
 /**
- * Writes a validated catalog in batches of products, each in a transaction of its own
- * that records the products it touched as one catalog change, so running servers take
- * the import in as it goes and no transaction holds the store for long. Regions come
- * first, in their own transaction; the last one lists the products missing from the
- * file (and unpublishes them with `unpublishMissing`).
+ * Writes a validated catalog in batches of products, each a catalog change of its own
+ * (`CatalogWriter`), so running servers take the import in as it goes and no
+ * transaction holds the store for long. Regions come first, in their own change; the
+ * last one lists the products missing from the file (and unpublishes them with
+ * `unpublishMissing`). Every change is audited as a step of the import, so an import
+ * that stops half-way leaves an audit trail of what it wrote.
  *
  * Regions are upserted by id, products by handle and variants by SKU, so ids (and the
  * carts that refer to them) survive re-imports. A product in the file is replaced as a
@@ -99,12 +98,16 @@ export async function importCatalog(db: Db, catalog: CatalogFile, options: Impor
  * so far; running it again converges, since everything is upserted.
  */
 export async function writeCatalog(
-  db: Db,
+  writer: CatalogWriter,
   plan: CatalogWritePlan,
   batches: AsyncIterable<CatalogFileProduct[]> | Iterable<CatalogFileProduct[]>,
   options: ImportOptions,
 ): Promise<ImportReport> {
-  const at = options.now ?? new Date();
+  const actor = options.actor ?? IMPORT_ACTOR;
+  const unpublishMissing = options.unpublishMissing ?? false;
+  const step = (changes: object): AuditEntry[] => [
+    { action: 'import', targetType: 'catalog', targetId: 'catalog', versionBefore: null, versionAfter: null, changes: { unpublish_missing: unpublishMissing, ...changes } },
+  ];
   const report: ImportReport = {
     regions: { created: 0, updated: 0 },
     products: { created: 0, updated: 0 },
@@ -114,36 +117,39 @@ export async function writeCatalog(
     catalogVersion: 0,
   };
   // Every import rewrites the regions, categories and collections it lists.
-  report.catalogVersion = await db.transaction().execute(async (trx) => {
-    await lockCatalogForWriting(trx);
-    report.regions = await upsertRegions(trx, plan.regions);
-    await upsertTaxonomy(trx, plan);
-    return recordCatalogChange(trx, { productIds: [], regions: true }, at);
-  });
+  report.catalogVersion = (
+    await writer.write(actor, async (catalog) => {
+      report.regions = await upsertRegions(catalog, plan.regions);
+      await upsertTaxonomy(catalog, plan);
+      return { result: null, regions: true, audit: step({ step: 'regions', regions: report.regions }) };
+    })
+  ).version;
 
   const meter = new ProgressMeter('writing', options, plan.productCount);
   let written = 0;
   for await (const batch of batches) {
-    report.catalogVersion = await db.transaction().execute(async (trx) => {
-      await lockCatalogForWriting(trx);
-      const { touched, documents } = await writeProducts(trx, batch, plan, at, report);
-      return recordCatalogChange(trx, { productIds: touched, regions: false, servedDocuments: documents }, at);
-    });
+    report.catalogVersion = (
+      await writer.write(actor, async (catalog, now) => {
+        const { touched, documents } = await writeProducts(catalog, batch, plan, now, report);
+        const products = { from: written + 1, to: written + batch.length };
+        return { result: null, productIds: touched, servedDocuments: documents, audit: step({ step: 'products', products }) };
+      })
+    ).version;
     written += batch.length;
     meter.update(written);
     // Lets a server that imports (over HTTP) answer its other requests between batches.
     await yieldToEventLoop();
   }
 
-  await db.transaction().execute(async (trx) => {
-    await lockCatalogForWriting(trx);
-    const unpublishedIds = await listMissing(trx, plan, options.unpublishMissing ?? false, at, report);
-    if (unpublishedIds.length > 0 || options.audit) {
-      report.catalogVersion = await recordCatalogChange(trx, { productIds: unpublishedIds, regions: false }, at);
-    }
-    await options.audit?.(trx, report.catalogVersion, report);
-  });
   report.variants.removed.sort();
+  report.catalogVersion = (
+    await writer.write(actor, async (catalog, now) => {
+      const unpublishedIds = await listMissing(catalog, plan, unpublishMissing, now, report);
+      const summary = { products: report.products, variants: { ...report.variants, removed: report.variants.removed.length } };
+      return { result: null, productIds: unpublishedIds, audit: step({ step: 'done', ...summary }) };
+    })
+  ).version;
+  const { db } = writer;
   if (written >= ANALYZE_AFTER_PRODUCTS && db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`analyze products, product_translations, product_options, variants, variant_option_values, prices`.execute(db);
   }

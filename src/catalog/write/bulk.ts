@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../store/schema.js';
+import type { LockedCatalog } from '../locked-catalog.js';
 import {
   applyPrices,
   applyStock,
@@ -14,7 +13,7 @@ import {
 } from './variants.js';
 import { CatalogWriteError, type RowProblem } from './write-errors.js';
 
-type Trx = Kysely<Database>;
+type Trx = LockedCatalog;
 
 interface BulkRow {
   sku: string;

@@ -1,4 +1,5 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { LockedCatalog } from '../locked-catalog.js';
+import type { Insertable } from 'kysely';
 import { newId } from '../../lib/new-id.js';
 import type { Database } from '../../store/schema.js';
 import type { CatalogFileProduct } from '../file/catalog-file-schema.js';
@@ -9,7 +10,7 @@ import { storedRegions } from './regions.js';
 import { applyStock, bumpVariantVersions } from './variants.js';
 import { CatalogWriteError, checkVersion, type VersionCondition } from './write-errors.js';
 
-type Trx = Kysely<Database>;
+type Trx = LockedCatalog;
 
 /** What a product write changed; the versions are the product's own (null: it did not exist, or no longer does). */
 export interface ProductChange {

@@ -1,3 +1,4 @@
+import type { LockedCatalog } from '../locked-catalog.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { CatalogFileRegion } from '../file/catalog-file-schema.js';
@@ -29,7 +30,7 @@ export interface RegionChange {
  * region exist in its old currency, is refused: either would leave the catalog with
  * markets it cannot serve.
  */
-export async function putRegion(trx: Kysely<Database>, region: CatalogFileRegion): Promise<RegionChange> {
+export async function putRegion(trx: LockedCatalog, region: CatalogFileRegion): Promise<RegionChange> {
   // All regions, in id order: few.
   const regions = await trx.selectFrom('regions').select(['id', 'currency', 'position']).orderBy('id').execute();
   const existing = regions.find((row) => row.id === region.id);

@@ -1,9 +1,9 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../store/schema.js';
+import type { LockedCatalog } from '../locked-catalog.js';
+import { sql } from 'kysely';
 import { chunks } from '../../store/chunks.js';
 import { CatalogWriteError, checkVersion, type VersionCondition } from './write-errors.js';
 
-type Trx = Kysely<Database>;
+type Trx = LockedCatalog;
 
 export interface StockFields {
   manage_inventory?: boolean;
