@@ -99,6 +99,14 @@ describe('admin imports', () => {
     assert.deepEqual(await products(), before);
   });
 
+  it('refuses a file pricing a variant in a currency none of its regions sells in (400 naming it), and writes nothing', async () => {
+    const before = await testApp.store.db.selectFrom('prices').select(['currency', 'amount']).orderBy(['currency', 'amount']).execute();
+    const file = catalog([product('olive-oil', { variants: [variant('OIL', { prices: [{ currency: 'EUR', amount: 1650 }, { currency: 'JPY', amount: 2000 }] })] })], REGIONS.filter((region) => region.currency !== 'JPY'));
+    const error = assertAdminError(await post(JSON.stringify(file)), 400, 'INVALID_REQUEST');
+    assert.deepEqual(error.details.problems, [{ path: '$.products[0].variants[0].prices[1].currency', message: 'no region sells in JPY (they sell in EUR, GBP, USD)' }]);
+    assert.deepEqual(await testApp.store.db.selectFrom('prices').select(['currency', 'amount']).orderBy(['currency', 'amount']).execute(), before);
+  });
+
   it('refuses a bad query (400 naming it) before reading the body: the answer comes while the upload is unfinished', async () => {
     const port = await listeningPort(testApp.app);
     const socket = net.connect(port, '127.0.0.1');
