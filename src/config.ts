@@ -256,7 +256,7 @@ class EnvReader {
     if (value === undefined) return undefined;
     // The URL parser drops tabs and line breaks, but the text is used as given (in Link
     // headers, documents and links), where a CR or LF would split a header.
-    if (/[\s\u0000-\u001f\u007f]/.test(value)) {
+    if (/[\s\p{Cc}]/u.test(value)) {
       this.problems.push(`${name} must be a URL without spaces, line breaks or other control characters`);
       return undefined;
     }
