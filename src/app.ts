@@ -15,7 +15,7 @@ import { serializeJson } from './http/json-serializer.js';
 import { openapi } from './http/openapi.js';
 import { rateLimits } from './http/rate-limit.js';
 import { requestGuards } from './http/request-guards.js';
-import { requestIdFor, requestIdHeader } from './http/request-id.js';
+import { requestIdGenerator, requestIdHeader } from './http/request-id.js';
 import { closeUnfinishedRequestsOnShutdown } from './http/unfinished-requests.js';
 import { createValidatorCompilerFactory } from './http/validation.js';
 import { openStore, type Store } from './store/database.js';
@@ -50,7 +50,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
-    genReqId: requestIdFor,
+    genReqId: requestIdGenerator(config.trustProxy),
     trustProxy: config.trustProxy,
     // Shutdown: idle keep-alive connections are closed at once and requests arriving on
     // busy ones get 503, so only in-flight requests hold the drain (Fastify's defaults, on purpose).

@@ -254,6 +254,12 @@ class EnvReader {
   optionalUrl(name: string, protocols: string[]): string | undefined {
     const value = this.raw(name);
     if (value === undefined) return undefined;
+    // The URL parser drops tabs and line breaks, but the text is used as given (in Link
+    // headers, documents and links), where a CR or LF would split a header.
+    if (/[\s\p{Cc}]/u.test(value)) {
+      this.problems.push(`${name} must be a URL without spaces, line breaks or other control characters`);
+      return undefined;
+    }
     let protocol: string | undefined;
     try {
       protocol = new URL(value).protocol;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { catalogLimitInWords } from '../catalog/rate-limit.js';
 import type { Config } from '../config.js';
 import { useErrorSurface } from '../http/error-surface.js';
 import { separateOpenApiDocument } from '../http/openapi.js';
@@ -7,6 +8,7 @@ import { adminApiDocument } from './admin-document.js';
 import { AdminService } from './admin-service.js';
 import { authenticateAdmin } from './auth.js';
 import { adminErrors, adminSchemaError } from './errors.js';
+import { errorResponse } from './schemas.js';
 import { auditRoutes } from './routes/audit.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { importRoutes } from './routes/imports.js';
@@ -49,23 +51,26 @@ export const adminPlugin = fp<{ config: Config }>(
         admin.decorateRequest('adminActor', null);
 
         const apiDocument = adminApiDocument(config);
-        const document = await separateOpenApiDocument(admin, 'admin', apiDocument);
+        const sendDocument = await separateOpenApiDocument(admin, 'admin', apiDocument);
         admin.get(
           '/openapi.json',
           {
+            compress: false,
             schema: {
               operationId: 'getAdminOpenApiDocument',
               tags: ['discovery'],
               summary: 'The OpenAPI 3.1 document of the admin API',
-              description: 'Public, like /openapi.json: the routes need a token, their description does not.',
+              description: `Public, like /openapi.json: the routes need a token, their description does not. Having no token to count against, it counts against the catalog window of the client IP (${catalogLimitInWords(config)}).`,
               security: [],
               response: {
-                200: { description: 'OpenAPI 3.1 document', type: 'object', additionalProperties: true },
+                200: { description: 'OpenAPI 3.1 document; If-None-Match with its ETag gets 304', type: 'object', additionalProperties: true },
+                429: errorResponse('RATE_LIMITED: the client IP used up its catalog window (Retry-After says when to retry).'),
                 '4xx': apiDocument.malformedRequest,
               },
             },
+            onRequest: app.catalogRateLimit,
           },
-          async () => document(),
+          sendDocument,
         );
 
         const kit: AdminRouteKit = { config: config.admin, service: new AdminService(app.catalogWriter) };

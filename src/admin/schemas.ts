@@ -51,7 +51,8 @@ const COMMON_ERRORS: Partial<Record<number, string>> = {
   503: 'STORE_UNAVAILABLE: the store is unreachable; nothing was written (Retry-After).',
 };
 
-const errorResponse = (description: string) => ({ description, headers: requestIdHeader, content: jsonBody(AdminError) });
+/** An error answer, in the admin envelope. */
+export const errorResponse = (description: string) => ({ description, headers: requestIdHeader, content: jsonBody(AdminError) });
 
 /** The error answers of a route: the common ones plus its own, by status (a route's own text wins). */
 export function errorResponses(own: Partial<Record<number, string>>): Record<number, object> {

@@ -53,8 +53,12 @@ export class CursorCodec {
   decode(cursor: string, scope: string): CursorPosition {
     const separator = cursor.lastIndexOf(SEPARATOR);
     const text = cursor.slice(0, separator);
-    const mac = Buffer.from(cursor.slice(separator + 1), 'base64url');
-    if (separator < 0 || mac.length !== MAC_BYTES || !timingSafeEqual(mac, this.mac(text))) throw notIssued();
+    // The signature is compared as the text encode() writes: Node's base64 decoder skips
+    // padding, spaces and stray characters, so decoded bytes would let one cursor be spelled
+    // many ways, each a separate cache key here and on a CDN. (The payload text is signed as sent.)
+    const signature = Buffer.from(cursor.slice(separator + 1));
+    const expected = Buffer.from(this.mac(text).toString('base64url'));
+    if (separator < 0 || signature.length !== expected.length || !timingSafeEqual(signature, expected)) throw notIssued();
     let payload: Partial<CursorPayload>;
     try {
       payload = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Partial<CursorPayload>;

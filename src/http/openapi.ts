@@ -1,5 +1,5 @@
 import fastifySwagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import { PreparedBody, sendPrepared, type Caching } from './prepared-body.js';
 
@@ -48,8 +48,6 @@ export const openapi = fp<{ document: ApiDocument }>(
       transform: ({ schema, url, route }) => (route.config?.openApiDocument ? { schema: { hide: true }, url } : documentStreamedBody(schema, url)),
     });
 
-    // Made once, on the first request: the routes are all known by then.
-    let prepared: PreparedBody | undefined;
     app.get(
       '/openapi.json',
       {
@@ -65,22 +63,36 @@ export const openapi = fp<{ document: ApiDocument }>(
           },
         },
       },
-      async (request, reply) => {
-        prepared ??= new PreparedBody(JSON.stringify(app.swagger()));
-        return sendPrepared(request, reply, prepared, '', DOCUMENT_CACHING);
-      },
+      sendDocument(() => app.swagger()),
     );
   },
   { name: 'openapi' },
 );
 
 /**
+ * The handler of a document route: the document `build` makes is serialised (and later
+ * compressed) once, on the first request, when the routes are all known; every request
+ * after that sends the same bytes, and its ETag answers If-None-Match with 304.
+ */
+function sendDocument(build: () => object): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
+  let prepared: PreparedBody | undefined;
+  return async (request, reply) => {
+    prepared ??= new PreparedBody(JSON.stringify(build()));
+    return sendPrepared(request, reply, prepared, '', DOCUMENT_CACHING);
+  };
+}
+
+/**
  * Gives the routes of `scope` (an encapsulated context, e.g. a surface with its own
  * clients and credentials) an OpenAPI document of their own, which `/openapi.json`
- * leaves out. Returns what builds it (after the app is ready); the caller serves it.
+ * leaves out. Returns the handler of the route that serves it (the caller declares the route).
  * Its components hold only the schemas its routes use, not every shared schema of the app.
  */
-export async function separateOpenApiDocument(scope: FastifyInstance, name: string, document: ApiDocument): Promise<() => object> {
+export async function separateOpenApiDocument(
+  scope: FastifyInstance,
+  name: string,
+  document: ApiDocument,
+): Promise<(request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>> {
   scope.addHook('onRoute', (route) => {
     route.config = { ...route.config, openApiDocument: name };
   });
@@ -92,7 +104,7 @@ export async function separateOpenApiDocument(scope: FastifyInstance, name: stri
     transformObject: (documentObject) =>
       'openapiObject' in documentObject ? keepUsedSchemas(finishDocument(documentObject.openapiObject)) : documentObject.swaggerObject,
   });
-  return () => (scope as unknown as Record<string, () => object>)[decorator]!();
+  return sendDocument(() => (scope as unknown as Record<string, () => object>)[decorator]!());
 }
 
 /** The terms of the service and its documents: the repository states no license, so all rights are reserved. */

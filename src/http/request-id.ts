@@ -1,16 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import fp from 'fastify-plugin';
+import { addressMatcher } from '../lib/address-list.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 /**
- * Keeps a load balancer's `X-Request-Id` when it is a UUID (so one id follows a request
- * across hops) and otherwise makes one: error bodies promise a UUID.
+ * Fastify's `genReqId` for a deployment trusting `trustProxy` (config.ts, TRUST_PROXY):
+ * keeps the `X-Request-Id` of a request that comes from a trusted proxy, when it is a UUID
+ * (so one id follows a request across hops), and otherwise makes one. Any other client's id
+ * is replaced: it would choose the id its requests are logged under, and could give many
+ * requests the same one. Error bodies promise a UUID.
  */
-export function requestIdFor(req: IncomingMessage): string {
-  const incoming = req.headers['x-request-id'];
-  return typeof incoming === 'string' && UUID.test(incoming) ? incoming.toLowerCase() : randomUUID();
+export function requestIdGenerator(trustProxy: string[] | false): (req: IncomingMessage) => string {
+  const isTrustedProxy = trustProxy ? addressMatcher(trustProxy) : () => false;
+  return (req) => {
+    const incoming = req.headers['x-request-id'];
+    const fromProxy = isTrustedProxy(req.socket.remoteAddress ?? '');
+    return fromProxy && typeof incoming === 'string' && UUID.test(incoming) ? incoming.toLowerCase() : randomUUID();
+  };
 }
 
 export const requestIdHeader = fp(

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { Registry } from 'prom-client';
-import { malformedRequestResponse } from '../catalog/routes/shared.js';
+import { malformedRequestResponse, rateLimitedResponse } from '../catalog/routes/shared.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
@@ -24,8 +24,12 @@ function requireBearer(token: string): onRequestHookHandler {
 
 const text = (description: string) => ({ description, content: { 'text/plain': { schema: { type: 'string' } } } });
 
-/** Prometheus scrape endpoint, outside every rate limit; token-protected when METRICS_TOKEN is set. */
-export function metricsRoute(app: FastifyInstance, registry: Registry, token: string | undefined): void {
+/**
+ * Prometheus scrape endpoint; token-protected when METRICS_TOKEN is set. A scrape costs
+ * milliseconds of CPU, so it counts against the catalog window of the client IP (a
+ * scraper every 15 s uses 4 requests a minute), checked before the token so guesses count too.
+ */
+export function metricsRoute(app: FastifyInstance, registry: Registry, token: string | undefined, limitInWords: string): void {
   app.get(
     '/metrics',
     {
@@ -34,15 +38,16 @@ export function metricsRoute(app: FastifyInstance, registry: Registry, token: st
         tags: ['operations'],
         summary: 'Metrics in the Prometheus text format',
         description:
-          'Per instance: vetrina_http_requests_total (method, route, status), vetrina_http_request_duration_seconds (method, route), vetrina_catalog_products, vetrina_catalog_version, vetrina_rate_limit_rejections_total (limit), vetrina_rate_limit_redis_fallbacks_total, vetrina_sandbox_objects (kind: keys, carts; counted from the store at scrape time), and the Node.js process metrics. When the server sets METRICS_TOKEN it requires `Authorization: Bearer <METRICS_TOKEN>`.',
+          `Per instance: vetrina_http_requests_total (method, route, status), vetrina_http_request_duration_seconds (method, route), vetrina_catalog_products, vetrina_catalog_version, vetrina_rate_limit_rejections_total (limit), vetrina_rate_limit_redis_fallbacks_total, vetrina_sandbox_objects (kind: keys, carts; counted from the store at scrape time), and the Node.js process metrics. When the server sets METRICS_TOKEN it requires \`Authorization: Bearer <METRICS_TOKEN>\`. Counts against the catalog rate limit of the client IP (${limitInWords}).`,
         security: token ? [{ metricsBearer: [] }] : [],
         response: {
           200: text('Prometheus text exposition format 0.0.4'),
           ...(token && { 401: text('Missing or wrong bearer token') }),
+          429: rateLimitedResponse(limitInWords),
           '4xx': malformedRequestResponse,
         },
       },
-      ...(token && { onRequest: requireBearer(token) }),
+      onRequest: token ? [app.catalogRateLimit, requireBearer(token)] : app.catalogRateLimit,
     },
     // Each scrape is of this instance at this moment: no cache may keep one.
     async (_request, reply) => reply.type(registry.contentType).header('cache-control', 'no-store').send(await registry.metrics()),

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import fp from 'fastify-plugin';
+import { catalogLimitInWords } from '../catalog/rate-limit.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/database.js';
 import { healthRoutes } from './health-routes.js';
@@ -24,7 +25,7 @@ export const operationsPlugin = fp<{ config: Config; store: Store }>(
     ];
     registerScrapeGauges(app.metrics.registry, store.db, readModel, app.log);
     healthRoutes(app, readinessChecker(probes, app.log));
-    metricsRoute(app, app.metrics.registry, config.metricsToken);
+    metricsRoute(app, app.metrics.registry, config.metricsToken, catalogLimitInWords(config));
   },
   { name: 'operations', dependencies: ['catalog', 'metrics', 'redis'] },
 );

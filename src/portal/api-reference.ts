@@ -30,7 +30,8 @@ export async function apiReference(app: FastifyInstance): Promise<void> {
       // Swagger UI's own copy of the document is the same app.swagger(); redirecting
       // keeps one URL for it, the contract's, and no second document route to reason about.
       onRequest: async (request, reply) => {
-        if (request.url.split('?')[0] === UI_DOCUMENT) return reply.redirect('/openapi.json', 307);
+        // The router ignores a trailing slash (app.ts), so `/docs/json/` reaches this route too.
+        if (request.url.split('?')[0]!.replace(/\/$/, '') === UI_DOCUMENT) return reply.redirect('/openapi.json', 307);
       },
     },
   });

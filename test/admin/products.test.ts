@@ -83,6 +83,7 @@ describe('admin products', () => {
       ['a negative price', body({ variants: [variant('OIL-500', { prices: [{ currency: 'EUR', amount: -1 }] })], options: [] }), /amount must be >= 0/],
       ['an unknown region', body({ variants: [variant('OIL-500', { prices: [{ currency: 'EUR', amount: 1, region: 'reg_mars' }] })], options: [] }), /unknown region "reg_mars"/],
       ['a region of another currency', body({ variants: [variant('OIL-500', { prices: [{ currency: 'USD', amount: 1, region: 'reg_it' }] })], options: [] }), /region "reg_it" uses EUR, not USD/],
+      ['a currency no region sells in', body({ variants: [variant('OIL-500', { prices: [{ currency: 'ZZZ', amount: 1 }] })], options: [] }), /prices\[0\]\.currency no region sells in ZZZ/],
       ['a duplicate SKU', body({ ...skuVariants([variant('OIL-500'), variant('OIL-500')]) }), /duplicate/],
       ['option values that are not the product\'s', body({ options: [{ name: 'Size', values: ['S'] }], variants: [variant('OIL-500', { options: ['M'] })] }), /"M" is not a value of option "Size"/],
     ];

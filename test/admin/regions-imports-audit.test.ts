@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { describe, it } from 'node:test';
 import { catalog, product, REGIONS, variant } from '../support/catalog-builder.js';
 import { ERP_TOKEN, adminClient, assertAdminError, withAdmin } from '../support/admin.js';
+import { listeningPort } from '../support/raw-http.js';
 import { useTestApp } from '../support/test-app.js';
 
 const PRODUCTS = [
@@ -95,6 +97,44 @@ describe('admin imports', () => {
     assertAdminError(await post(JSON.stringify(catalog([product('olive-oil', { title: 'x'.repeat(5000) })]))), 413, 'PAYLOAD_TOO_LARGE');
     assertAdminError(await post('{}', '?unpublish_missing=perhaps'), 400, 'INVALID_REQUEST');
     assert.deepEqual(await products(), before);
+  });
+
+  it('refuses a file pricing a variant in a currency none of its regions sells in (400 naming it), and writes nothing', async () => {
+    const before = await testApp.store.db.selectFrom('prices').select(['currency', 'amount']).orderBy(['currency', 'amount']).execute();
+    const file = catalog([product('olive-oil', { variants: [variant('OIL', { prices: [{ currency: 'EUR', amount: 1650 }, { currency: 'JPY', amount: 2000 }] })] })], REGIONS.filter((region) => region.currency !== 'JPY'));
+    const error = assertAdminError(await post(JSON.stringify(file)), 400, 'INVALID_REQUEST');
+    assert.deepEqual(error.details.problems, [{ path: '$.products[0].variants[0].prices[1].currency', message: 'no region sells in JPY (they sell in EUR, GBP, USD)' }]);
+    assert.deepEqual(await testApp.store.db.selectFrom('prices').select(['currency', 'amount']).orderBy(['currency', 'amount']).execute(), before);
+  });
+
+  it('refuses a bad query (400 naming it) before reading the body: the answer comes while the upload is unfinished', async () => {
+    const port = await listeningPort(testApp.app);
+    const socket = net.connect(port, '127.0.0.1');
+    const head = [
+      'POST /admin/v1/imports?unpublish_missing=perhaps HTTP/1.1',
+      'Host: 127.0.0.1',
+      `Authorization: Bearer ${ERP_TOKEN}`,
+      'Content-Type: application/json',
+      'Content-Length: 4000',
+    ];
+    // A tenth of the announced body, and no more: the server can only answer the query.
+    socket.write(`${head.join('\r\n')}\r\n\r\n{"version": 1, "regions": [`);
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        const end = text.indexOf('\r\n\r\n');
+        const length = Number(/content-length: *(\d+)/i.exec(text)?.[1]);
+        if (end >= 0 && Buffer.byteLength(text.slice(end + 4)) >= length) resolve(text);
+      });
+    });
+    socket.destroy();
+    assert.match(answer, /^HTTP\/1\.1 400 /, answer);
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+    assert.equal(body.error.code, 'INVALID_REQUEST');
+    assert.match(body.error.message, /unpublish_missing/);
   });
 });
 

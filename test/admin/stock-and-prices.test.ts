@@ -88,6 +88,7 @@ describe('admin stock and prices', () => {
       [{ prices: [{ currency: 'EUR', amount: 1, region_id: 'reg_mars' }] }, /no region has the id reg_mars/],
       [{ prices: [{ currency: 'USD', amount: 1, region_id: 'reg_it' }] }, /region reg_it sells in EUR, not USD/],
       [{ prices: [{ currency: 'EUR', amount: 1 }, { currency: 'EUR', amount: 2 }] }, /another entry already sets the EUR price/],
+      [{ prices: [{ currency: 'ZZZ', amount: 1 }] }, /\$\.prices\[0\]\.currency no region sells in ZZZ/],
       [{ inventory_quantity: 1, prices: [{ currency: 'USD', amount: 1, region_id: 'reg_it' }] }, /sells in EUR/],
     ];
     for (const [payload, message] of cases) {
@@ -150,12 +151,15 @@ describe('admin stock and prices', () => {
         { sku: 'OIL-500', currency: 'GBP', region_id: 'reg_mars', amount: 1 },
         { sku: 'OIL-500', currency: 'USD', region_id: 'reg_gb', amount: 1 },
         { sku: 'OIL-500', currency: 'EUR', amount: null },
+        { sku: 'OIL-500', currency: 'ZZZ', amount: 1 },
       ],
     });
+    const refused = assertAdminError(prices, 400, 'INVALID_REQUEST').details.rows;
     assert.deepEqual(
-      assertAdminError(prices, 400, 'INVALID_REQUEST').details.rows.map((row: any) => [row.index, row.code]),
-      [[1, 'UNKNOWN_REGION'], [2, 'CURRENCY_MISMATCH'], [3, 'DUPLICATE_ROW']],
+      refused.map((row: any) => [row.index, row.code]),
+      [[1, 'UNKNOWN_REGION'], [2, 'CURRENCY_MISMATCH'], [3, 'DUPLICATE_ROW'], [4, 'UNKNOWN_CURRENCY']],
     );
+    assert.match(refused[3].message, /no region sells in ZZZ \(they sell in EUR, GBP, JPY, USD\)/);
     const stale = await admin('POST', '/admin/v1/inventory', { rows: [{ sku: 'HONEY', inventory_quantity: 1, if_version: 999 }] });
     assert.equal(assertAdminError(stale, 412, 'PRECONDITION_FAILED').details.rows[0].code, 'VERSION_MISMATCH');
     assert.deepEqual(await variantState(), state, 'nothing was written');
@@ -191,7 +195,13 @@ describe('admin stock and prices', () => {
       variants: skus.slice(0, 100).map((sku) => variant(sku, { options: [sku] })),
     });
     assert.equal(response.statusCode, 201, response.body);
-    const rows = skus.slice(0, 100).flatMap((sku) => ['EUR', 'GBP', 'USD', 'JPY', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK'].map((currency, i) => ({ sku, currency, amount: 100 + i })));
+    // Prices only in currencies a region sells in: a market for each of the six the catalog lacks.
+    const more = ['CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK'];
+    for (const [i, currency] of more.entries()) {
+      const region = await admin('PUT', `/admin/v1/regions/reg_${currency.toLowerCase()}`, { name: currency, currency, countries: [['CH', 'SE', 'NO', 'DK', 'PL', 'CZ'][i]!] });
+      assert.equal(region.statusCode, 201, region.body);
+    }
+    const rows = skus.slice(0, 100).flatMap((sku) => ['EUR', 'GBP', 'USD', 'JPY', ...more].map((currency, i) => ({ sku, currency, amount: 100 + i })));
     const prices = await admin('POST', '/admin/v1/prices', { rows });
     assert.equal(prices.statusCode, 200, prices.body.slice(0, 500));
     assert.equal(prices.data.rows.length, 1000);

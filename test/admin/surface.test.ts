@@ -134,7 +134,7 @@ describe('admin credentials', () => {
 });
 
 describe('the admin rate limit', () => {
-  const testApp = useTestApp(withAdmin({ config: { catalogRateLimit: 1 } }, { ADMIN_RATE_LIMIT: '2' }));
+  const testApp = useTestApp(withAdmin({ config: { catalogRateLimit: 2 } }, { ADMIN_RATE_LIMIT: '2' }));
 
   it('counts each token in its own window, shared with no catalog window', async () => {
     const admin = adminClient(testApp);
@@ -147,7 +147,10 @@ describe('the admin rate limit', () => {
     assertAdminError(limited, 429, 'RATE_LIMITED');
     assert.equal(limited.headers['retry-after'], limited.headers['ratelimit-reset']);
     assert.equal((await admin('GET', '/admin/v1/audit', undefined, { authorization: `Bearer ${PIM_TOKEN}` })).statusCode, 200, 'another token has its own window');
-    assert.equal((await testApp.app.inject({ url: '/public/v1/products?limit=1' })).statusCode, 200, 'the catalog window is untouched');
+    // The one request of the catalog window before this: the client fetching /admin/openapi.json, which needs no token.
+    const catalog = await testApp.app.inject({ url: '/public/v1/products?limit=1' });
+    assert.equal(catalog.statusCode, 200);
+    assert.equal(catalog.headers['ratelimit-remaining'], '0', 'no admin request counted in the catalog window');
   });
 });
 

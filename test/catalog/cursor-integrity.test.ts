@@ -59,6 +59,20 @@ describe('cursors carry a MAC under a secret of the deployment', () => {
     }
   });
 
+  it('400 INVALID_QUERY for the issued cursor spelled otherwise: padding, a space, stray characters, a newline, other unused bits', async () => {
+    const [text, mac] = cursor.split('.') as [string, string];
+    // 16 bytes are 22 characters whose last carries 2 bits and 4 unused ones: 16 characters decode alike.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const sameBits = alphabet[(alphabet.indexOf(mac.at(-1)!) & 0b110000) | 0b0001]!;
+    const spellings = [`${cursor}==`, `${cursor} `, `${text}.${mac.slice(0, 10)}!!${mac.slice(10)}`, `${cursor}\n`, `${text}.${mac.slice(0, -1)}${sameBits}`];
+    assert.equal(Buffer.from(spellings[4]!.split('.')[1]!, 'base64url').toString('hex'), Buffer.from(mac, 'base64url').toString('hex'), 'decodes to the same bytes');
+    for (const spelling of spellings) {
+      const response = await client.get(`${PAGE}&cursor=${encodeURIComponent(spelling)}`);
+      assertProblem(response, 400, 'INVALID_QUERY');
+      assert.match(response.data.error.message, /not one this API issued, or it was changed/, JSON.stringify(spelling));
+    }
+  });
+
   it('200 on another instance sharing the store: every instance holds the same secret', async () => {
     const response = await sibling.inject({ method: 'GET', url: `${PAGE}&cursor=${cursor}` });
     assert.equal(response.statusCode, 200, response.body);

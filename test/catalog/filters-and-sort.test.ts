@@ -288,6 +288,13 @@ describe('filters and sort on GET /public/v1/products and search_catalog', () =>
       ['price_max=cheap', 'price_max'],
       ['price_min=20&price_max=10', 'price_min'],
       ['price_max=10000001', 'price_max'],
+      // Written otherwise than plain decimal digits, as limit refuses them too.
+      ['price_min=0x10', 'price_min'],
+      ['price_min=1e1', 'price_min'],
+      ['price_max=%2010', 'price_max'],
+      ['price_max=12.', 'price_max'],
+      ['price_max=.5', 'price_max'],
+      ['price_max=Infinity', 'price_max'],
     ] as const) {
       it(`${query.slice(0, 60)}`, async () => {
         const response = await testApp.client.get(`/public/v1/products?${query}`);

@@ -31,7 +31,8 @@ describe('500 INTERNAL_ERROR never leaks internals (docs/decisions.md, Errors)',
   };
 
   before(async () => {
-    testApp = await startTestApp({ beforeReady: failingRoutes });
+    // Injected requests come from 127.0.0.1, the proxy here, whose X-Request-Id is kept.
+    testApp = await startTestApp({ beforeReady: failingRoutes, config: { trustProxy: ['127.0.0.1'] } });
     client = testApp.client;
   });
   after(() => testApp.close());
@@ -49,7 +50,7 @@ describe('500 INTERNAL_ERROR never leaks internals (docs/decisions.md, Errors)',
     });
   }
 
-  it('500 INTERNAL_ERROR echoes an incoming X-Request-Id', async () => {
+  it('500 INTERNAL_ERROR echoes the X-Request-Id of a trusted proxy', async () => {
     const id = '0b7c5a3e-2f1d-4c8b-9a6e-5d4c3b2a1f0e';
     const response = await client.get('/public/v1/test-failure/thrown', { 'x-request-id': id });
     assertProblem(response, 500, 'INTERNAL_ERROR');

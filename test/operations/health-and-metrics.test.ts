@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { sample } from '../support/prometheus.js';
 import { useTestApp } from '../support/test-app.js';
 
-const OPERATIONS = ['/healthz', '/readyz', '/metrics'];
+/** The probes; /metrics counts against the catalog window (test/http/document-limits.test.ts). */
+const PROBES = ['/healthz', '/readyz'];
 const METRICS_TOKEN = 'metrics-token-for-tests';
 
 describe('GET /healthz and GET /readyz', () => {
@@ -26,7 +27,9 @@ describe('GET /healthz and GET /readyz', () => {
 });
 
 describe('GET /metrics', () => {
-  const shared = useTestApp({ config: { catalogRateLimit: 2 } });
+  // The scraper (the injected requests' 127.0.0.1) is trusted with no limit, as an operator would set it; the catalog requests come from elsewhere.
+  const shared = useTestApp({ config: { catalogRateLimit: 2, trustedCatalogClients: ['127.0.0.1'], trustedCatalogRateLimit: 0 } });
+  const catalogRequest = (url: string) => shared.client.request({ method: 'GET', url, remoteAddress: '10.0.0.9' });
 
   const scrape = async () => {
     const response = await shared.app.inject({ method: 'GET', url: '/metrics' });
@@ -37,9 +40,9 @@ describe('GET /metrics', () => {
   };
 
   it('counts requests by route template and status, with latency, and 429s by rate limit', async () => {
-    await shared.client.get('/public/v1/products?limit=1');
-    await shared.client.get('/public/v1/products/caffe-espresso-blend');
-    assert.equal((await shared.client.get('/public/v1/products?limit=2')).statusCode, 429);
+    await catalogRequest('/public/v1/products?limit=1');
+    await catalogRequest('/public/v1/products/caffe-espresso-blend');
+    assert.equal((await catalogRequest('/public/v1/products?limit=2')).statusCode, 429);
     const metrics = await scrape();
     assert.equal(sample(metrics, 'vetrina_http_requests_total{method="GET",route="/public/v1/products",status="200"}'), 1);
     assert.equal(sample(metrics, 'vetrina_http_requests_total{method="GET",route="/public/v1/products",status="429"}'), 1);
@@ -79,10 +82,10 @@ describe('GET /metrics', () => {
   });
 });
 
-describe('operations routes are outside every rate limit', () => {
+describe('the probes are outside every rate limit', () => {
   const shared = useTestApp({ config: { catalogRateLimit: 1, sandbox: { keyRateLimit: 1, cartRateLimit: 1 } } });
 
-  for (const url of OPERATIONS) {
+  for (const url of PROBES) {
     it(`200 without RateLimit headers on GET ${url}, however often`, async () => {
       for (let i = 0; i < 5; i++) {
         const response = await shared.app.inject({ method: 'GET', url });
@@ -134,7 +137,7 @@ describe('/openapi.json documents the operations routes', () => {
   it("lists /healthz, /readyz and /metrics under the tag 'operations'", async () => {
     const doc = (await shared.client.get('/openapi.json')).data;
     assert.ok(doc.tags.some((tag: { name: string }) => tag.name === 'operations'));
-    for (const url of OPERATIONS) assert.deepEqual(doc.paths[url].get.tags, ['operations'], url);
+    for (const url of [...PROBES, '/metrics']) assert.deepEqual(doc.paths[url].get.tags, ['operations'], url);
     assert.deepEqual(Object.keys(doc.paths['/readyz'].get.responses).sort(), ['200', '4XX', '503']);
     assert.deepEqual(doc.paths['/metrics'].get.security, [], 'open when METRICS_TOKEN is unset');
     assert.equal(doc.components.securitySchemes.metricsBearer, undefined, 'no scheme that no route uses');

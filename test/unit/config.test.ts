@@ -84,6 +84,10 @@ describe('loadConfig', () => {
     [{ SANDBOX_ENABLED: 'maybe' }, /^SANDBOX_ENABLED must be true or false/],
     [{ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
     [{ PUBLIC_BASE_URL: 'shop.example' }, /^PUBLIC_BASE_URL must be a http: or https:\/\/ URL/],
+    // The URL parser drops the line break; a header or link made from the text would not.
+    [{ PUBLIC_BASE_URL: 'https://shop.example\r\nSet-Cookie: a=b' }, /^PUBLIC_BASE_URL must be a URL without spaces, line breaks or other control characters/],
+    [{ PUBLIC_BASE_URL: 'https://shop.example/\napi' }, /^PUBLIC_BASE_URL must be a URL without spaces, line breaks/],
+    [{ STOREFRONT_URL: 'https://shop\r.example' }, /^STOREFRONT_URL must be a URL without spaces, line breaks/],
     [{ DATABASE_URL: 'mysql://db/vetrina' }, /^DATABASE_URL must be a postgres: or postgresql:\/\/ URL/],
     [{ REDIS_URL: 'http://cache' }, /^REDIS_URL must be a redis: or rediss:\/\/ URL/],
     [{ SANDBOX_SHIPPING_AMOUNTS: 'EUR:4.90' }, /^SANDBOX_SHIPPING_AMOUNTS must look like "EUR:490,GBP:450"/],

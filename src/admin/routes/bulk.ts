@@ -4,7 +4,7 @@ import { BULK_MAX_ROWS, type RowResult } from '../../catalog/write/bulk.js';
 import { BulkReport, errorResponses, InventoryBody, ok, PricesBody } from '../schemas.js';
 import { actorOf, security, type AdminRouteKit } from './shared.js';
 
-const ALL_OR_NOTHING = `All or nothing: when any row is refused nothing is written, and the 400 lists every refused row in details.rows (\`index\`, \`sku\`, \`code\`, \`message\`; codes UNKNOWN_SKU, DUPLICATE_ROW, EMPTY_ROW, UNKNOWN_REGION, CURRENCY_MISMATCH, VERSION_MISMATCH); when the only refusals are VERSION_MISMATCH (a row's \`if_version\`) it is 412. On success, the report gives each row's variant and its new version. 1 to ${BULK_MAX_ROWS} rows.`;
+const ALL_OR_NOTHING = `All or nothing: when any row is refused nothing is written, and the 400 lists every refused row in details.rows (\`index\`, \`sku\`, \`code\`, \`message\`; codes UNKNOWN_SKU, DUPLICATE_ROW, EMPTY_ROW, UNKNOWN_REGION, CURRENCY_MISMATCH, UNKNOWN_CURRENCY (no region sells in the currency), VERSION_MISMATCH); when the only refusals are VERSION_MISMATCH (a row's \`if_version\`) it is 412. On success, the report gives each row's variant and its new version. 1 to ${BULK_MAX_ROWS} rows.`;
 
 const refusals = {
   400: 'INVALID_REQUEST: a schema violation (the message names the row and field), or refused rows (details.rows); nothing was written.',

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { CatalogFile } from '../../catalog/file/catalog-file-schema.js';
 import type { ImportReport } from '../../catalog/file/import-catalog.js';
-import { AdminProblem } from '../errors.js';
+import { AdminProblem, adminSchemaError } from '../errors.js';
 import { errorResponses, ok } from '../schemas.js';
 import { actorOf, security, type AdminRouteKit } from './shared.js';
 
@@ -53,7 +53,7 @@ export function importRoutes(app: FastifyInstance, { config, service }: AdminRou
     imports.removeAllContentTypeParsers();
     imports.addContentTypeParser('application/json', async (request: unknown, payload: IncomingMessage) => spool(payload, config.importMaxBytes));
     // The handler removes the file it imported; these cover a request refused after the
-    // body was spooled but before the handler ran (a bad query), answered or abandoned.
+    // body was spooled but before the handler ran, answered or abandoned.
     const removeSpooled = async (request: FastifyRequest) => (request.body as SpooledFile | undefined)?.remove();
     imports.addHook('onResponse', removeSpooled);
     imports.addHook('onRequestAbort', removeSpooled);
@@ -76,6 +76,12 @@ export function importRoutes(app: FastifyInstance, { config, service }: AdminRou
               413: 'PAYLOAD_TOO_LARGE: the file is larger than ADMIN_IMPORT_MAX_BYTES.',
             }),
           },
+        },
+        // Fastify validates the query after the body is parsed, here after the whole file is
+        // spooled: checked before, a bad query is refused before the upload is read.
+        onRequest: async (request) => {
+          const validate = request.getValidationFunction('querystring');
+          if (validate && !validate(request.query)) throw adminSchemaError(validate.errors ?? [], 'querystring');
         },
       },
       async (request) => {

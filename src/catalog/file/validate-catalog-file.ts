@@ -51,6 +51,8 @@ export class CatalogFileChecker {
   private readonly regionCurrency = new Map<string, string>();
   /** Every region id the file declares, malformed regions included, so none is reported as unknown. */
   private readonly regionIds = new Set<string>();
+  /** The currencies the file's regions sell in, malformed regions included: a price in another is shown in no market. */
+  private readonly currencies = new Set<string>();
   /**
    * The category and collection handles the products name, each with the path of its
    * first use: the file may declare them after its products, so they are checked against
@@ -74,6 +76,8 @@ export class CatalogFileChecker {
     for (const region of entries(regions)) {
       const id = (region as { id?: unknown } | null)?.id;
       if (typeof id === 'string') this.regionIds.add(id);
+      const currency = (region as { currency?: unknown } | null)?.currency;
+      if (typeof currency === 'string') this.currencies.add(currency);
       if (isWellFormedRegion(region) && !this.regionCurrency.has(region.id)) this.regionCurrency.set(region.id, region.currency);
     }
   }
@@ -131,7 +135,10 @@ export class CatalogFileChecker {
           this.report(pat, `duplicate price for ${price.currency}${price.region ? ` in region "${price.region}"` : ''}`);
         }
         priceKeys.add(key);
-        if (price.region === undefined) return;
+        if (price.region === undefined) {
+          if (!this.currencies.has(price.currency)) this.report(`${pat}.currency`, `no region sells in ${price.currency} (they sell in ${[...this.currencies].sort().join(', ')})`);
+          return;
+        }
         const currency = this.regionCurrency.get(price.region);
         if (!this.regionIds.has(price.region)) this.report(`${pat}.region`, `unknown region "${price.region}"`);
         else if (currency !== undefined && currency !== price.currency) {

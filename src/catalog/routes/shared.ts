@@ -39,14 +39,27 @@ export interface CatalogResponses {
   rateLimited: object;
 }
 
-export function catalogResponses(limitInWords: string, cacheControl: string): CatalogResponses {
-  // The headers every catalog answer within the limit carries.
-  const headers = {
+/** The headers every answer counted against the catalog window carries. */
+function windowHeaders(limitInWords: string) {
+  return {
     'RateLimit-Limit': integerHeader(`Requests allowed per window; the catalog limit is ${limitInWords}.`),
     'RateLimit-Remaining': integerHeader('Requests left in the current window.'),
     'RateLimit-Reset': integerHeader('Delta-seconds until the window resets.'),
     ...requestIdHeader,
   };
+}
+
+/** RATE_LIMITED on a route that counts against the catalog window (`limitInWords`: catalogLimitInWords in src/catalog/rate-limit.ts). */
+export function rateLimitedResponse(limitInWords: string): object {
+  return {
+    description: 'RATE_LIMITED',
+    headers: { ...windowHeaders(limitInWords), 'Retry-After': integerHeader('Seconds until a retry may succeed; equals RateLimit-Reset.') },
+    content: errorBody,
+  };
+}
+
+export function catalogResponses(limitInWords: string, cacheControl: string): CatalogResponses {
+  const headers = windowHeaders(limitInWords);
   const validators = {
     ETag: Type.String({
       description:
@@ -58,11 +71,7 @@ export function catalogResponses(limitInWords: string, cacheControl: string): Ca
   return {
     ok: (description, schema) => ({ description, headers: { ...headers, ...validators }, content: { 'application/json': { schema } } }),
     notModified: { description: 'Not Modified: If-None-Match holds the ETag of the answer as it is now; no body.', headers: { ...headers, ...validators } },
-    rateLimited: {
-      description: 'RATE_LIMITED',
-      headers: { ...headers, 'Retry-After': integerHeader('Seconds until a retry may succeed; equals RateLimit-Reset.') },
-      content: errorBody,
-    },
+    rateLimited: rateLimitedResponse(limitInWords),
   };
 }
 

@@ -47,16 +47,23 @@ export async function variantsBySku(trx: Trx, skus: string[]): Promise<Map<strin
 
 /**
  * Why each price setting cannot be written, by its index: a region that does not exist,
- * or whose currency is another. The regions stay as read until the write commits.
+ * or whose currency is another; or a currency no region sells in (no market would show the
+ * price; removing one is allowed). The regions stay as read until the write commits.
  */
-export async function priceRegionProblems(trx: Trx, prices: readonly PriceSetting[]): Promise<Map<number, { code: 'UNKNOWN_REGION' | 'CURRENCY_MISMATCH'; message: string }>> {
-  const problems = new Map<number, { code: 'UNKNOWN_REGION' | 'CURRENCY_MISMATCH'; message: string }>();
-  const ids = [...new Set(prices.flatMap((price) => price.region_id ?? []))].sort();
-  if (ids.length === 0) return problems;
-  const regions = await trx.selectFrom('regions').select(['id', 'currency']).where('id', 'in', ids).orderBy('id').execute();
+export async function priceRegionProblems(trx: Trx, prices: readonly PriceSetting[]): Promise<Map<number, { code: PriceProblemCode; message: string }>> {
+  const problems = new Map<number, { code: PriceProblemCode; message: string }>();
+  if (prices.length === 0) return problems;
+  // Every region: they are the deployment's markets, a handful.
+  const regions = await trx.selectFrom('regions').select(['id', 'currency']).orderBy('id').execute();
   const currencyOf = new Map(regions.map((region) => [region.id, region.currency]));
+  const sold = new Set(regions.map((region) => region.currency));
   prices.forEach((price, index) => {
-    if (price.region_id === undefined) return;
+    if (price.region_id === undefined) {
+      if (price.amount !== null && !sold.has(price.currency)) {
+        problems.set(index, { code: 'UNKNOWN_CURRENCY', message: `no region sells in ${price.currency} (they sell in ${[...sold].sort().join(', ')})` });
+      }
+      return;
+    }
     const currency = currencyOf.get(price.region_id);
     if (currency === undefined) problems.set(index, { code: 'UNKNOWN_REGION', message: `no region has the id ${price.region_id}` });
     else if (currency !== price.currency) {
@@ -65,6 +72,8 @@ export async function priceRegionProblems(trx: Trx, prices: readonly PriceSettin
   });
   return problems;
 }
+
+type PriceProblemCode = 'UNKNOWN_REGION' | 'CURRENCY_MISMATCH' | 'UNKNOWN_CURRENCY';
 
 /** Which price a setting targets: two settings for one target in one request are ambiguous. */
 export const priceTarget = (price: PriceSetting) => `${price.currency}/${price.region_id ?? ''}`;
@@ -127,7 +136,10 @@ export async function patchVariant(trx: Trx, id: string, patch: VariantPatch, co
   checkVersion(`Variant ${id}`, version, condition);
 
   const prices = patch.prices ?? [];
-  const problems = [...(await priceRegionProblems(trx, prices))].map(([index, problem]) => ({ path: `$.prices[${index}].region_id`, message: problem.message }));
+  const problems = [...(await priceRegionProblems(trx, prices))].map(([index, problem]) => ({
+    path: `$.prices[${index}].${problem.code === 'UNKNOWN_CURRENCY' ? 'currency' : 'region_id'}`,
+    message: problem.message,
+  }));
   const seen = new Set<string>();
   prices.forEach((price, index) => {
     if (seen.has(priceTarget(price))) problems.push({ path: `$.prices[${index}]`, message: `another entry already sets the ${price.currency} price${price.region_id ? ` of region ${price.region_id}` : ''}` });

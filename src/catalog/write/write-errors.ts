@@ -8,7 +8,7 @@ export interface WriteProblem {
 export interface RowProblem {
   index: number;
   sku: string;
-  code: 'UNKNOWN_SKU' | 'DUPLICATE_ROW' | 'UNKNOWN_REGION' | 'CURRENCY_MISMATCH' | 'EMPTY_ROW' | 'VERSION_MISMATCH';
+  code: 'UNKNOWN_SKU' | 'DUPLICATE_ROW' | 'UNKNOWN_REGION' | 'CURRENCY_MISMATCH' | 'UNKNOWN_CURRENCY' | 'EMPTY_ROW' | 'VERSION_MISMATCH';
   message: string;
 }
 
