@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox';
-import { CatalogFilePrice, CatalogFileProduct, CatalogFileRegion, CatalogFileVariant } from '../catalog/file/catalog-file-schema.js';
+import { CatalogFilePrice, CatalogFileProduct, CatalogFileRegion, CatalogFileVariant, MAX_VARIANT_PRICES } from '../catalog/file/catalog-file-schema.js';
 import { LOCALES, DEFAULT_LOCALE } from '../catalog/locales.js';
 import { BULK_MAX_ROWS } from '../catalog/write/bulk.js';
 import { ADMIN_ERROR_CODES } from './errors.js';
@@ -144,7 +144,7 @@ export const VariantPatchBody = Type.Object(
     ...stockFields,
     prices: Type.Optional(
       Type.Array(Type.Object(priceFields, { additionalProperties: false }), {
-        maxItems: 100,
+        maxItems: MAX_VARIANT_PRICES,
         description: 'Each entry replaces the price for its currency and region (region_id absent: the price in that currency), or removes it (amount null); other prices stay.',
       }),
     ),

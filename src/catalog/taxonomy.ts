@@ -22,6 +22,24 @@ export interface Collection {
   readonly titles: Titles;
 }
 
+/** Why a category is not where the tree may hold it; `chain`: the category and the parents followed from it, nearest first. */
+export type CategoryMisplacement = { kind: 'cycle'; through: string; chain: string[] } | { kind: 'too_deep'; chain: string[] };
+
+/**
+ * Follows the parents of `handle` towards the top, at most `MAX_CATEGORY_DEPTH` + 1 steps
+ * whatever the tree (a parent `parentOf` does not hold ends the walk like the top): what
+ * the file check and the import, over the stored tree, both refuse.
+ */
+export function misplacement(handle: string, parentOf: ReadonlyMap<string, string | null>): CategoryMisplacement | undefined {
+  const chain = new Set([handle]);
+  for (let above = parentOf.get(handle) ?? null; above !== null && parentOf.has(above); above = parentOf.get(above)!) {
+    if (chain.has(above)) return { kind: 'cycle', through: above, chain: [...chain] };
+    chain.add(above);
+    if (chain.size > MAX_CATEGORY_DEPTH + 1) return { kind: 'too_deep', chain: [...chain] };
+  }
+  return undefined;
+}
+
 export const titleIn = (titles: Titles, locale: Locale): string => titles[locale] ?? titles[DEFAULT_LOCALE]!;
 
 /**
@@ -35,10 +53,16 @@ export class Taxonomy {
   readonly #categoryByHandle: ReadonlyMap<string, Category>;
   readonly #collectionByHandle: ReadonlyMap<string, Collection>;
   readonly #depth = new Map<string, number>();
-  /** Per category, itself and every category below it. */
-  readonly #subtree = new Map<string, Set<string>>();
+  /** Per category, where it is in `categories` and how many categories its subtree holds there. */
+  readonly #span = new Map<string, { start: number; size: number }>();
+  /** Per category asked for, itself and every category below it. */
+  readonly #subtree = new Map<string, ReadonlySet<string>>();
 
-  /** `categories` in position order; a category whose parent is unknown is served at the top. */
+  /**
+   * `categories` in position order; a category whose parent is unknown is served at the
+   * top. Built without recursion, in time linear in the categories: a stored tree of any
+   * depth loads (writers keep new trees within `MAX_CATEGORY_DEPTH`).
+   */
   constructor(categories: readonly Category[], collections: readonly Collection[]) {
     const known = new Set(categories.map((category) => category.handle));
     const childrenOf = new Map<string | null, Category[]>();
@@ -48,18 +72,21 @@ export class Taxonomy {
       if (!siblings) childrenOf.set(parent, (siblings = []));
       siblings.push(parent === category.parent ? category : { ...category, parent });
     }
+    // Depth first, each parent before its children: a subtree is a run of `ordered`.
     const ordered: Category[] = [];
-    const visit = (category: Category, depth: number, ancestors: string[]) => {
+    const stack = [...(childrenOf.get(null) ?? [])].reverse();
+    for (let category = stack.pop(); category; category = stack.pop()) {
+      this.#depth.set(category.handle, category.parent === null ? 0 : this.#depth.get(category.parent)! + 1);
+      this.#span.set(category.handle, { start: ordered.length, size: 1 });
       ordered.push(category);
-      this.#depth.set(category.handle, depth);
-      for (const handle of [...ancestors, category.handle]) {
-        let subtree = this.#subtree.get(handle);
-        if (!subtree) this.#subtree.set(handle, (subtree = new Set()));
-        subtree.add(category.handle);
-      }
-      for (const child of childrenOf.get(category.handle) ?? []) visit(child, depth + 1, [...ancestors, category.handle]);
-    };
-    for (const top of childrenOf.get(null) ?? []) visit(top, 0, []);
+      const children = childrenOf.get(category.handle) ?? [];
+      for (let c = children.length - 1; c >= 0; c--) stack.push(children[c]!);
+    }
+    // Children come after their parents: counting from the end adds each finished subtree to its parent's.
+    for (let i = ordered.length - 1; i >= 0; i--) {
+      const { handle, parent } = ordered[i]!;
+      if (parent !== null) this.#span.get(parent)!.size += this.#span.get(handle)!.size;
+    }
     // Writers refuse cycles; a category only reachable through one is not served.
     this.categories = ordered;
     this.collections = collections;
@@ -82,7 +109,14 @@ export class Taxonomy {
 
   /** The category and every category below it; empty for an unknown handle. */
   subtree(handle: string): ReadonlySet<string> {
-    return this.#subtree.get(handle) ?? EMPTY;
+    const span = this.#span.get(handle);
+    if (!span) return EMPTY;
+    let subtree = this.#subtree.get(handle);
+    if (!subtree) {
+      subtree = new Set(this.categories.slice(span.start, span.start + span.size).map((category) => category.handle));
+      this.#subtree.set(handle, subtree);
+    }
+    return subtree;
   }
 }
 

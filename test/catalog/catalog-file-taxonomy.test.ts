@@ -106,7 +106,8 @@ describe('catalog file validation of the taxonomy reports every problem with its
     );
     assert.deepEqual(
       problemsOf(file).map((problem) => problem.path),
-      ['$.products[1].tags[1]', '$.products[2].tags', '$.products[2].images[0].url', '$.categories[3].titles', '$.categories[5].handle', '$.collections[0].titles.en'],
+      // The image URL is no address (format), nor an http(s) one (pattern): two problems.
+      ['$.products[1].tags[1]', '$.products[2].tags', '$.products[2].images[0].url', '$.products[2].images[0].url', '$.categories[3].titles', '$.categories[5].handle', '$.collections[0].titles.en'],
     );
   });
 });

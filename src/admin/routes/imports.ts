@@ -65,14 +65,15 @@ export function importRoutes(app: FastifyInstance, { config, service }: AdminRou
           operationId: 'adminImportCatalog',
           tags: ['imports'],
           summary: 'Import a catalog file',
-          description: `The body is a whole catalog file (docs/catalog-format.md), up to ${config.importMaxBytes} bytes (ADMIN_IMPORT_MAX_BYTES), imported exactly as \`npm run catalog:import\` does: validated completely first (an invalid file changes nothing: 400 with details.problems, the first ${MAX_PROBLEMS_SHOWN}, and details.problem_count), then regions are upserted by id, products by handle, variants by SKU. The whole body must arrive within REQUEST_TIMEOUT_MS.`,
+          description: `The body is a whole catalog file (docs/catalog-format.md), up to ${config.importMaxBytes} bytes (ADMIN_IMPORT_MAX_BYTES), imported exactly as \`npm run catalog:import\` does: validated completely first (an invalid file changes nothing: 400 with details.problems, the first ${MAX_PROBLEMS_SHOWN}, and details.problem_count), then checked against the store (a region's currency, the category tree; refused whole), then regions are upserted by id, products by handle, variants by SKU. The whole body must arrive within REQUEST_TIMEOUT_MS.`,
           security,
           querystring: ImportQuery,
           'x-streamed-body': catalogFileSchema,
           response: {
             200: ok('Imported', ImportAnswer),
             ...errorResponses({
-              400: 'INVALID_REQUEST: not a valid catalog file (details.problems with JSON paths), or a bad query.',
+              400: 'INVALID_REQUEST: not a valid catalog file (details.problems with JSON paths), categories that would be too deep or in a cycle over the stored tree, or a bad query.',
+              409: 'CONFLICT: the file changes the currency of a region that has prices of its own (as PUT /admin/v1/regions/{id} refuses); nothing was written.',
               413: 'PAYLOAD_TOO_LARGE: the file is larger than ADMIN_IMPORT_MAX_BYTES.',
             }),
           },

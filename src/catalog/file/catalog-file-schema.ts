@@ -41,6 +41,13 @@ export const CatalogFilePrice = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * Prices per variant: one per currency and region, and a catalog serves a few dozen
+ * markets at most. The bound keeps a product's prices (100 variants × 100) a size every
+ * write handles in bounded statements (src/store/chunks.ts).
+ */
+export const MAX_VARIANT_PRICES = 100;
+
 /** The longest SKU; the batch lookup takes SKUs of the same bounds. */
 export const SKU_MAX_LENGTH = 100;
 
@@ -53,7 +60,7 @@ export const CatalogFileVariant = Type.Object(
     manage_inventory: Type.Boolean({ default: true }),
     inventory_quantity: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }),
     allow_backorder: Type.Boolean({ default: false }),
-    prices: Type.Array(CatalogFilePrice, { description: 'At most one price per currency and region.' }),
+    prices: Type.Array(CatalogFilePrice, { maxItems: MAX_VARIANT_PRICES, description: `At most one price per currency and region; at most ${MAX_VARIANT_PRICES}.` }),
   },
   { additionalProperties: false },
 );
@@ -94,9 +101,20 @@ export const CatalogFileCollection = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The address of an image or thumbnail, which storefronts and agents follow or embed: a
+ * web address only (a `javascript:` or `data:` one would run or carry content there).
+ */
+const webAddress = Type.String({
+  format: 'uri',
+  pattern: '^https?://',
+  maxLength: 2000,
+  description: 'An absolute http:// or https:// address (lowercase scheme).',
+});
+
 export const CatalogFileImage = Type.Object(
   {
-    url: Type.String({ format: 'uri', maxLength: 2000 }),
+    url: webAddress,
     alt: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { description: 'Text describing the image.' })),
   },
   { additionalProperties: false },
@@ -112,7 +130,7 @@ export const CatalogFileProduct = Type.Object(
     handle: Type.String({ pattern: HANDLE_PATTERN, maxLength: HANDLE_MAX_LENGTH, description: 'Unique; re-imports match products by handle.' }),
     status: Type.Enum(['draft', 'published'], { description: 'Only published products are served.' }),
     weighted: Type.Boolean({ default: false, description: 'Sold by weight; never served by the catalog.' }),
-    thumbnail: Type.Optional(Type.Union([Type.String({ format: 'uri', maxLength: 2000 }), Type.Null()])),
+    thumbnail: Type.Optional(Type.Union([webAddress, Type.Null()])),
     created_at: Type.Optional(
       Type.String({ format: 'date-time', description: 'Defaults to the time of the first import; orders the catalog.' }),
     ),
@@ -174,6 +192,7 @@ export const CatalogFile = Type.Object(
 export type CatalogFile = Static<typeof CatalogFile>;
 export type CatalogFileProduct = Static<typeof CatalogFileProduct>;
 export type CatalogFileVariant = Static<typeof CatalogFileVariant>;
+export type CatalogFilePrice = Static<typeof CatalogFilePrice>;
 export type CatalogFileRegion = Static<typeof CatalogFileRegion>;
 export type CatalogFileCategory = Static<typeof CatalogFileCategory>;
 export type CatalogFileCollection = Static<typeof CatalogFileCollection>;

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { CatalogFile, CatalogFileCategory, CatalogFileCollection, CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
-import { MAX_CATEGORY_DEPTH } from '../taxonomy.js';
+import { MAX_CATEGORY_DEPTH, misplacement } from '../taxonomy.js';
 import { placeholderOf } from './catalog-file-stream.js';
 
 export interface CatalogFileProblem {
@@ -197,19 +197,10 @@ export class CatalogFileChecker {
         this.report(`$.categories[${c}].parent`, `unknown parent category "${parent}"`);
         continue;
       }
-      // The chain of parents ends at the top, unless it meets itself or grows too deep.
-      const chain = new Set([handle]);
-      for (let above = parent; above !== null && parentOf.has(above); above = parentOf.get(above)!) {
-        if (chain.has(above)) {
-          this.report(`$.categories[${c}].parent`, `the parents of category "${handle}" form a cycle (through "${above}")`);
-          break;
-        }
-        chain.add(above);
-        if (chain.size > MAX_CATEGORY_DEPTH + 1) {
-          this.report(`$.categories[${c}].parent`, `category "${handle}" is more than ${MAX_CATEGORY_DEPTH} levels below the top`);
-          break;
-        }
-      }
+      const misplaced = misplacement(handle, parentOf);
+      if (misplaced?.kind === 'cycle') {
+        this.report(`$.categories[${c}].parent`, `the parents of category "${handle}" form a cycle (through "${misplaced.through}")`);
+      } else if (misplaced) this.report(`$.categories[${c}].parent`, `category "${handle}" is more than ${MAX_CATEGORY_DEPTH} levels below the top`);
     }
     for (const [handle, path] of this.categoryUses) {
       if (!declared.has(handle)) this.report(path, `unknown category "${handle}" (not in $.categories)`);

@@ -1,6 +1,7 @@
 import type { LockedCatalog } from '../locked-catalog.js';
 import type { Insertable } from 'kysely';
 import { newId } from '../../lib/new-id.js';
+import { chunks } from '../../store/chunks.js';
 import type { Database } from '../../store/schema.js';
 import type { CatalogFileProduct } from '../file/catalog-file-schema.js';
 import { validateCatalogFile } from '../file/validate-catalog-file.js';
@@ -138,11 +139,11 @@ export async function putProduct(
   await applyStock(trx, keptRows);
   await bumpVariantVersions(trx, keptIds);
   const newRows = rows.filter((row) => !keptIds.includes(row.variantId));
-  if (newRows.length > 0) {
+  for (const batch of chunks(newRows)) {
     await trx
       .insertInto('variants')
       .values(
-        newRows.map((row) => ({
+        batch.map((row) => ({
           id: row.variantId,
           product_id: productId,
           sku: product.variants[row.position]!.sku,
@@ -160,8 +161,10 @@ export async function putProduct(
   const prices: Insertable<Database['prices']>[] = product.variants.flatMap((variant, v) =>
     variant.prices.map((price) => ({ variant_id: variantIds[v]!, currency: price.currency, region_id: price.region ?? null, amount: price.amount })),
   );
-  if (optionValues.length > 0) await trx.insertInto('variant_option_values').values(optionValues).execute();
-  if (prices.length > 0) await trx.insertInto('prices').values(prices).execute();
+  // A product's prices (up to 100 variants × MAX_VARIANT_PRICES) take more bound
+  // parameters than one statement may have.
+  for (const rows of chunks(optionValues)) await trx.insertInto('variant_option_values').values(rows).execute();
+  for (const rows of chunks(prices)) await trx.insertInto('prices').values(rows).execute();
 
   return { productId, created: !existing, versionBefore: existing?.version ?? null, versionAfter: existing ? existing.version + 1 : 1 };
 }

@@ -1,5 +1,6 @@
 import type { LockedCatalog } from '../locked-catalog.js';
 import type { Kysely } from 'kysely';
+import { chunks } from '../../store/chunks.js';
 import type { Database } from '../../store/schema.js';
 import type { CatalogFileRegion } from '../file/catalog-file-schema.js';
 import { CatalogWriteError } from './write-errors.js';
@@ -18,6 +19,27 @@ export async function storedRegions(db: Kysely<Database>): Promise<CatalogFileRe
   }));
 }
 
+/**
+ * Refuses to change the currency of a region that has prices of its own: they are
+ * amounts in the old currency, and would be served in the new one (10.90 CHF as
+ * 10.90 EUR). The one rule for a region written by the admin API and by an import.
+ */
+export async function checkCurrencyChanges(trx: Kysely<Database>, regions: readonly Pick<CatalogFileRegion, 'id' | 'currency'>[]): Promise<void> {
+  const asked = new Map(regions.map((region) => [region.id, region.currency]));
+  const stored = await trx.selectFrom('regions').select(['id', 'currency']).orderBy('id').execute();
+  for (const { id, currency } of stored) {
+    const next = asked.get(id);
+    if (next === undefined || next === currency) continue;
+    const priced = await trx.selectFrom('prices').select('variant_id').where('region_id', '=', id).limit(1).executeTakeFirst();
+    if (priced) {
+      throw new CatalogWriteError(
+        `Region ${id} has prices in ${currency}; remove them (POST /admin/v1/prices with amount null) before changing its currency to ${next}.`,
+        { kind: 'conflict' },
+      );
+    }
+  }
+}
+
 export interface RegionChange {
   created: boolean;
   /** Countries that moved here, by the region that served them before. */
@@ -32,17 +54,9 @@ export interface RegionChange {
  */
 export async function putRegion(trx: LockedCatalog, region: CatalogFileRegion): Promise<RegionChange> {
   // All regions, in id order: few.
-  const regions = await trx.selectFrom('regions').select(['id', 'currency', 'position']).orderBy('id').execute();
+  const regions = await trx.selectFrom('regions').select(['id', 'position']).orderBy('id').execute();
   const existing = regions.find((row) => row.id === region.id);
-  if (existing && existing.currency !== region.currency) {
-    const priced = await trx.selectFrom('prices').select('variant_id').where('region_id', '=', region.id).limit(1).executeTakeFirst();
-    if (priced) {
-      throw new CatalogWriteError(
-        `Region ${region.id} has prices in ${existing.currency}; remove them (POST /admin/v1/prices with amount null) before changing its currency to ${region.currency}.`,
-        { kind: 'conflict' },
-      );
-    }
-  }
+  await checkCurrencyChanges(trx, [region]);
   const owners = await trx.selectFrom('region_countries').selectAll().execute();
   const released: Record<string, string[]> = {};
   for (const { country, region_id } of owners) {
@@ -64,6 +78,8 @@ export async function putRegion(trx: LockedCatalog, region: CatalogFileRegion): 
     await trx.insertInto('regions').values({ id: region.id, name: region.name, currency: region.currency, position }).execute();
   }
   await trx.deleteFrom('region_countries').where((eb) => eb.or([eb('region_id', '=', region.id), eb('country', 'in', region.countries)])).execute();
-  await trx.insertInto('region_countries').values(region.countries.map((country) => ({ country, region_id: region.id }))).execute();
+  for (const rows of chunks(region.countries.map((country) => ({ country, region_id: region.id })))) {
+    await trx.insertInto('region_countries').values(rows).execute();
+  }
   return { created: !existing, released };
 }
