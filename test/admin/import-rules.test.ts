@@ -88,15 +88,18 @@ describe('the category depth limit holds across imports', () => {
   });
 });
 
+const letters = (i: number, length: number) =>
+  Array.from({ length }, (_, place) => String.fromCharCode(65 + (Math.floor(i / 26 ** (length - 1 - place)) % 26))).join('');
 /** `count` prices of one variant, each in a currency of its own (AAA, AAB, ...). */
-const manyPrices = (count: number): CatalogFilePrice[] =>
-  Array.from({ length: count }, (_, i) => ({
-    currency: [Math.floor(i / 676), Math.floor(i / 26) % 26, i % 26].map((n) => String.fromCharCode(65 + n)).join(''),
-    amount: 100 + i,
-  }));
+const manyPrices = (count: number): CatalogFilePrice[] => Array.from({ length: count }, (_, i) => ({ currency: letters(i, 3), amount: 100 + i }));
+/** A region selling in each of those currencies (prices only in currencies a region sells are accepted). */
+const manyRegions = (count: number) => [
+  { id: 'reg_eu', name: 'Europe', currency: 'EUR', countries: ['IT'] },
+  ...Array.from({ length: count }, (_, i) => ({ id: `reg_${i}`, name: `Region ${i}`, currency: letters(i, 3), countries: [letters(i, 2)] })),
+];
 
 describe(`at most ${MAX_VARIANT_PRICES} prices per variant`, () => {
-  const testApp = useTestApp(withAdmin({ catalog: [product('honey')] }));
+  const testApp = useTestApp(withAdmin({ catalog: catalog([product('honey')], manyRegions(MAX_VARIANT_PRICES + 1)) }));
   const admin = (...args: Parameters<ReturnType<typeof adminClient>>) => adminClient(testApp)(...args);
   const body = (variants: ReturnType<typeof variant>[]) => {
     const { handle: _handle, ...rest } = product('honey', skuVariants(variants));
@@ -108,7 +111,7 @@ describe(`at most ${MAX_VARIANT_PRICES} prices per variant`, () => {
     const tooMany = [variant('HONEY', { prices: manyPrices(MAX_VARIANT_PRICES + 1) })];
     const byAdmin = assertAdminError(await admin('PUT', '/admin/v1/products/honey', body(tooMany)), 400, 'INVALID_REQUEST');
     assert.match(byAdmin.message, /body\.variants\[0\]\.prices must NOT have more than 100 items/);
-    const byImport = assertAdminError(await postImport(testApp, catalog([product('honey', skuVariants(tooMany))])), 400, 'INVALID_REQUEST');
+    const byImport = assertAdminError(await postImport(testApp, catalog([product('honey', skuVariants(tooMany))], manyRegions(MAX_VARIANT_PRICES + 1))), 400, 'INVALID_REQUEST');
     assert.deepEqual(byImport.details.problems, [{ path: '$.products[0].variants[0].prices', message: 'must NOT have more than 100 items' }]);
     assert.deepEqual(await storeState(testApp), before);
   });
