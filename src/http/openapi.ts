@@ -245,7 +245,7 @@ function documentRefusedBodies<T extends { paths?: object }>(document: T): T {
     const refused = (description: string): Response => ({ ...invalid, description });
     if (bodyLimit !== undefined) responses['413'] ??= refused(`Payload Too Large: a body over ${bodyLimit} bytes; the error code is that of a 400.`);
     responses['415'] ??= refused(
-      `Unsupported Media Type: a body with a Content-Encoding (none is decoded)${bodyLimit === undefined ? '' : ', or one that is not application/json'}; the error code is that of a 400.`,
+      `Unsupported Media Type: a body with a Content-Encoding (none is decoded)${bodyLimit === undefined ? '' : ', or of a media type the route reads no body in'}; the error code is that of a 400.`,
     );
   }
   return document;
