@@ -105,7 +105,7 @@ async function main(): Promise<number> {
     console.log(`total: ${total.exchanges} exchanges, ${total.responseViolations} response violations`);
     return total.responseViolations === 0 ? 0 : 1;
   } finally {
-    server.kill();
+    await stop(server);
     await rm(dataDir, { recursive: true, force: true });
   }
 }
@@ -145,7 +145,7 @@ async function throughPrism(document: string, upstream: string, exchanges: (call
     };
     await exchanges(call);
   } finally {
-    prism.kill();
+    await stop(prism);
   }
   return tally;
 }
@@ -326,6 +326,16 @@ function start(command: string, args: string[], env: Record<string, string>): Ch
     process.exit(2);
   });
   return child;
+}
+
+/** SIGTERM, then SIGKILL if the process is still there after 5 s (a hung Prism ignores the first). */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill();
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
 }
 
 /** Polls until the URL answers (any status when `anyStatus`: Prism answers unknown paths 404). */
