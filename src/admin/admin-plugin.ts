@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { catalogLimitInWords } from '../catalog/rate-limit.js';
 import type { Config } from '../config.js';
 import { useErrorSurface } from '../http/error-surface.js';
-import { separateOpenApiDocument } from '../http/openapi.js';
+import { DOCUMENT_NOT_MODIFIED, separateOpenApiDocument } from '../http/openapi.js';
 import { adminApiDocument } from './admin-document.js';
 import { AdminService } from './admin-service.js';
 import { authenticateAdmin } from './auth.js';
@@ -63,7 +63,8 @@ export const adminPlugin = fp<{ config: Config }>(
               description: `Public, like /openapi.json: the routes need a token, their description does not. Having no token to count against, it counts against the catalog window of the client IP (${catalogLimitInWords(config)}).`,
               security: [],
               response: {
-                200: { description: 'OpenAPI 3.1 document; If-None-Match with its ETag gets 304', type: 'object', additionalProperties: true },
+                200: { description: 'OpenAPI 3.1 document', type: 'object', additionalProperties: true },
+                304: DOCUMENT_NOT_MODIFIED,
                 429: errorResponse('RATE_LIMITED: the client IP used up its catalog window (Retry-After says when to retry).'),
                 '4xx': apiDocument.malformedRequest,
               },

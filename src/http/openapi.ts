@@ -1,5 +1,5 @@
 import fastifySwagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { PreparedBody, sendPrepared, type Caching } from './prepared-body.js';
 
@@ -12,8 +12,12 @@ declare module 'fastify' {
   interface FastifySchema {
     /** Documents the request body as optional; Fastify itself validates a missing body as the route decides. */
     'x-optional-body'?: boolean;
-    /** Documents the body of a route that reads it itself (a stream Fastify neither parses nor validates). */
-    'x-streamed-body'?: object;
+    /**
+     * Documents the body of a route Fastify does not validate: one it reads itself (a
+     * stream Fastify neither parses nor validates), or hands on to a library that answers
+     * a malformed one itself (the MCP SDK).
+     */
+    'x-documented-body'?: object;
   }
   interface FastifyContextConfig {
     /** The separate document the route belongs to ({@link separateOpenApiDocument}); `/openapi.json` leaves it out. */
@@ -45,7 +49,7 @@ export const openapi = fp<{ document: ApiDocument }>(
   async (app, { document }) => {
     await app.register(fastifySwagger, {
       ...swaggerOptions(document),
-      transform: ({ schema, url, route }) => (route.config?.openApiDocument ? { schema: { hide: true }, url } : documentStreamedBody(schema, url)),
+      transform: ({ schema, url, route }) => (route.config?.openApiDocument ? { schema: { hide: true }, url } : transformRoute(app, schema, url, route)),
     });
 
     app.get(
@@ -59,6 +63,7 @@ export const openapi = fp<{ document: ApiDocument }>(
           security: [],
           response: {
             200: { description: 'OpenAPI 3.1 document', type: 'object', additionalProperties: true },
+            304: DOCUMENT_NOT_MODIFIED,
             '4xx': document.malformedRequest,
           },
         },
@@ -68,6 +73,9 @@ export const openapi = fp<{ document: ApiDocument }>(
   },
   { name: 'openapi' },
 );
+
+/** The 304 of a document route (`sendDocument`). */
+export const DOCUMENT_NOT_MODIFIED = { description: 'Not Modified: If-None-Match holds the ETag of the document as it is now; no body.' };
 
 /**
  * The handler of a document route: the document `build` makes is serialised (and later
@@ -100,7 +108,7 @@ export async function separateOpenApiDocument(
   await scope.register(fastifySwagger, {
     ...swaggerOptions(document),
     decorator,
-    transform: ({ schema, url }) => documentStreamedBody(schema, url),
+    transform: ({ schema, url, route }) => transformRoute(scope, schema, url, route),
     transformObject: (documentObject) =>
       'openapiObject' in documentObject ? keepUsedSchemas(finishDocument(documentObject.openapiObject)) : documentObject.swaggerObject,
   });
@@ -129,10 +137,23 @@ function swaggerOptions(document: ApiDocument): FastifyDynamicSwaggerOptions {
   };
 }
 
-/** A route that streams its body documents it as `x-streamed-body`: the document shows it as the request body. */
-function documentStreamedBody(schema: FastifySchema, url: string): { schema: FastifySchema; url: string } {
-  const { 'x-streamed-body': body, ...rest } = schema ?? {};
-  return { schema: body === undefined ? schema : { ...rest, body }, url };
+/** Methods whose request body Fastify never reads (no 413, no 415 for the media type). */
+const BODILESS_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * What a route's schema alone does not say: the body a route documents as
+ * `x-documented-body` is shown as its request body; a route whose body Fastify reads
+ * carries the body limit that applies to it (`x-body-limit`, turned into its 413 by
+ * {@link documentRefusedBodies}); a GET route Fastify also answers HEAD for is marked
+ * `x-head` ({@link describeOperations} documents the HEAD). Fastify's own HEAD routes are
+ * not documented as routes: they are registered before a separate document claims them.
+ */
+function transformRoute(app: FastifyInstance, schema: FastifySchema, url: string, route: RouteOptions): { schema: FastifySchema; url: string } {
+  const { 'x-documented-body': body, ...rest } = schema ?? {};
+  const methods = [route.method].flat();
+  const bodyLimit = methods.some((method) => !BODILESS_METHODS.has(method)) ? { 'x-body-limit': route.bodyLimit ?? app.initialConfig.bodyLimit } : {};
+  const head = methods.includes('GET') && !methods.includes('HEAD') && route.exposeHeadRoute !== false ? { 'x-head': true } : {};
+  return { schema: { ...(body === undefined ? schema : { ...rest, body }), ...bodyLimit, ...head }, url };
 }
 
 /** Drops the component schemas no path refers to, directly or through another component. */
@@ -154,7 +175,7 @@ function keepUsedSchemas<T extends { paths?: object; components?: { schemas?: Re
 
 /** What @fastify/swagger cannot say from the route schemas; run on every document. */
 function finishDocument<T extends { paths?: object; components?: { schemas?: Record<string, unknown> } }>(document: T): T {
-  return mapDiscriminators(markOptionalBodies(document));
+  return mapDiscriminators(markOptionalBodies(documentRefusedBodies(describeOperations(document))));
 }
 
 type Discriminated = { oneOf?: { $ref?: string }[]; discriminator?: { propertyName: string; mapping?: Record<string, string> } };
@@ -180,16 +201,77 @@ function mapDiscriminators<T extends { components?: { schemas?: Record<string, u
   return document;
 }
 
-type Operation = { requestBody?: { required?: boolean }; 'x-optional-body'?: boolean };
+type Response = { description: string; headers?: object; content?: object };
+type Parameter = { in: string; required?: boolean; schema?: { default?: unknown } };
+type Operation = {
+  operationId?: string;
+  summary?: string;
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean };
+  responses?: Record<string, Response>;
+  'x-optional-body'?: boolean;
+  'x-body-limit'?: number;
+  'x-head'?: boolean;
+};
+
+function operationsOf(document: { paths?: object }): [method: string, operation: Operation][] {
+  return (Object.values(document.paths ?? {}) as Record<string, Operation>[]).flatMap((item) => Object.entries(item ?? {}));
+}
+
+/**
+ * Corrects what @fastify/swagger says of every operation: a query or header parameter
+ * with a default is optional (the validator fills it in; TypeBox lists it as required),
+ * and a 304 has no body. Documents the HEAD of each GET marked `x-head`: its GET's
+ * answers, none with a body.
+ */
+function describeOperations<T extends { paths?: object }>(document: T): T {
+  for (const item of Object.values(document.paths ?? {}) as Record<string, Operation>[]) {
+    const get = item.get;
+    if (get?.['x-head']) {
+      delete get['x-head'];
+      const head: Operation = structuredClone(get);
+      if (get.operationId !== undefined) head.operationId = `${get.operationId}Head`;
+      head.summary = `${get.summary ?? ''} (headers only)`.trim();
+      for (const response of Object.values(head.responses ?? {})) delete response.content;
+      item.head = head;
+    }
+  }
+  for (const [, operation] of operationsOf(document)) {
+    for (const parameter of operation.parameters ?? []) {
+      if (parameter.in !== 'path' && parameter.schema?.default !== undefined) delete parameter.required;
+    }
+    delete operation.responses?.['304']?.content;
+  }
+  return document;
+}
+
+/**
+ * Every route refuses a body with a Content-Encoding (415, request-guards.ts), and one
+ * whose body Fastify reads refuses a body over its limit (413) or of another media type
+ * (415). They are answered in the route's error envelope, that of its 400; a route that
+ * documents them itself, or all its 4xx at once, keeps its own.
+ */
+function documentRefusedBodies<T extends { paths?: object }>(document: T): T {
+  for (const [, operation] of operationsOf(document)) {
+    const { 'x-body-limit': bodyLimit, responses = {} } = operation;
+    delete operation['x-body-limit'];
+    const invalid = responses['400'];
+    if (!invalid || '4XX' in responses) continue;
+    const refused = (description: string): Response => ({ ...invalid, description });
+    if (bodyLimit !== undefined) responses['413'] ??= refused(`Payload Too Large: a body over ${bodyLimit} bytes; the error code is that of a 400.`);
+    responses['415'] ??= refused(
+      `Unsupported Media Type: a body with a Content-Encoding (none is decoded)${bodyLimit === undefined ? '' : ', or of a media type the route reads no body in'}; the error code is that of a 400.`,
+    );
+  }
+  return document;
+}
 
 /** @fastify/swagger marks every request body required; routes flagged `x-optional-body` take none too. */
 function markOptionalBodies<T extends { paths?: object }>(document: T): T {
-  for (const item of Object.values(document.paths ?? {}) as Record<string, Operation>[]) {
-    for (const operation of Object.values(item ?? {})) {
-      if (!operation?.['x-optional-body']) continue;
-      delete operation['x-optional-body'];
-      if (operation.requestBody) operation.requestBody.required = false;
-    }
+  for (const [, operation] of operationsOf(document)) {
+    if (!operation['x-optional-body']) continue;
+    delete operation['x-optional-body'];
+    if (operation.requestBody) operation.requestBody.required = false;
   }
   return document;
 }

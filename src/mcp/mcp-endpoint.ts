@@ -50,6 +50,28 @@ const JsonRpcError = Type.Object({
   }),
 });
 
+/** One JSON-RPC message a client sends: a request (with an id), a notification (without) or a response to the server. */
+const JsonRpcMessage = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    id: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
+    method: Type.Optional(Type.String({ examples: ['tools/list', 'tools/call', 'initialize'] })),
+    params: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    result: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    error: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { additionalProperties: true },
+);
+
+/**
+ * What the document shows as the body. It is not validated here: the SDK answers a
+ * malformed message itself, with the JSON-RPC error the protocol names.
+ */
+const JsonRpcBody = Type.Union([JsonRpcMessage, Type.Array(JsonRpcMessage, { minItems: 1, description: 'A JSON-RPC batch.' })], {
+  description: 'A JSON-RPC 2.0 message, or a batch of them (MCP Streamable HTTP).',
+  examples: [{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }],
+});
+
 /** A Host header as RFC 9110 allows it: a name or IP literal and an optional port, no credentials. */
 const HOST_SHAPE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
 
@@ -122,7 +144,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
         summary: options.summary,
         description: options.description,
         security: [],
-        body: Type.Unknown({ description: 'A JSON-RPC 2.0 message (MCP Streamable HTTP).' }),
+        'x-documented-body': JsonRpcBody,
         response: {
           200: {
             description: 'The JSON-RPC answer: one JSON message, or an SSE stream of them (Streamable HTTP; the server chooses).',

@@ -37,7 +37,7 @@ export function scenarioParameter(names: readonly Scenario[]) {
   const listed = names.map((name) => `\`${name}\`: ${DESCRIPTIONS[name]}`).join(' ');
   return Type.Optional(
     Type.Enum([...names], {
-      description: `Rehearses a failure on purpose; omitted, the call runs as usual. It acts after the checks every call passes first (key, scope, the cart's owner), and its failures are not stored for an idempotent replay. ${listed}`,
+      description: `Rehearses a failure on purpose; omitted, the call runs as usual. It acts after the checks every call passes first (key, scope, the cart's owner), and its failures are not stored for an idempotent replay. A replay wins over a scenario: when an answer is already stored under the request's Idempotency-Key, that answer is replayed and the scenario is not applied (price_changed marks nothing). ${listed}`,
     }),
   );
 }

@@ -206,6 +206,20 @@ describe('Sandbox-Scenario on the REST sandbox routes', () => {
     const replay = await sandbox.call(token, 'POST', url, { variant_id: ten, quantity: 1 }, { 'idempotency-key': 'after-503', 'sandbox-scenario': 'unavailable' });
     assert.equal(replay.statusCode, 201);
     assert.equal(replay.headers['idempotent-replayed'], 'true');
+    // The replay wins: a scenario that would change the cart changes nothing either.
+    const before = await readCart(token, cartId);
+    const priced = await sandbox.call(token, 'POST', url, { variant_id: ten, quantity: 1 }, { 'idempotency-key': 'after-503', 'sandbox-scenario': 'price_changed' });
+    assert.equal(priced.headers['idempotent-replayed'], 'true');
+    assert.equal((await readCart(token, cartId)).body, before.body);
+  });
+
+  test('the Sandbox-Scenario header states on every route that a replay wins over it', async () => {
+    const { paths } = (await sandbox.client.get('/openapi.json')).data;
+    const headers = Object.values(paths).flatMap((item: any) =>
+      Object.values(item).flatMap((operation: any) => (operation.parameters ?? []).filter((p: any) => p.in === 'header' && p.name === 'sandbox-scenario')),
+    );
+    assert.ok(headers.length > 5);
+    for (const header of headers) assert.match(header.description, /A replay wins over a scenario/);
   });
 });
 

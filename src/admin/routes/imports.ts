@@ -68,7 +68,7 @@ export function importRoutes(app: FastifyInstance, { config, service }: AdminRou
           description: `The body is a whole catalog file (docs/catalog-format.md), up to ${config.importMaxBytes} bytes (ADMIN_IMPORT_MAX_BYTES), imported exactly as \`npm run catalog:import\` does: validated completely first (an invalid file changes nothing: 400 with details.problems, the first ${MAX_PROBLEMS_SHOWN}, and details.problem_count), then checked against the store (a region's currency, the category tree; refused whole), then regions are upserted by id, products by handle, variants by SKU. The whole body must arrive within REQUEST_TIMEOUT_MS.`,
           security,
           querystring: ImportQuery,
-          'x-streamed-body': catalogFileSchema,
+          'x-documented-body': catalogFileSchema,
           response: {
             200: ok('Imported', ImportAnswer),
             ...errorResponses({

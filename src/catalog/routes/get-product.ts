@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { sendPrepared } from '../../http/prepared-body.js';
 import { requestIdTail } from '../answers.js';
@@ -46,4 +46,13 @@ export function getProductRoute(app: FastifyInstance, { answers, rateLimit, resp
   app.get('/v1/products/*', { schema: { hide: true }, onRequest: rateLimit }, async () => {
     throw invalidHandle('Invalid handle: a handle is a single path segment without "/".');
   });
+}
+
+/**
+ * `/public/v1/products/` is, by the document, the product path with an empty handle: a
+ * malformed handle (400 INVALID_HANDLE). The router, which ignores a trailing slash,
+ * would serve the list there; the list route runs this first.
+ */
+export async function refuseEmptyHandle(request: FastifyRequest): Promise<void> {
+  if (request.url.split('?', 1)[0]!.endsWith('/')) throw invalidHandle('Invalid handle: the handle is empty.');
 }

@@ -3,6 +3,7 @@ import { Type, type Static } from 'typebox';
 import { sendPrepared } from '../../http/prepared-body.js';
 import { requestIdTail } from '../answers.js';
 import { filterFields, marketFields, queryFields } from '../query-schemas.js';
+import { refuseEmptyHandle } from './get-product.js';
 import { catalogSchemaError, errorResponse, type CatalogRouteKit } from './shared.js';
 
 const Query = Type.Object({ ...queryFields, ...marketFields, ...filterFields });
@@ -30,7 +31,7 @@ export function listProductsRoute(app: FastifyInstance, { answers, rateLimit, re
         },
       },
       schemaErrorFormatter: catalogSchemaError,
-      onRequest: rateLimit,
+      onRequest: [rateLimit, refuseEmptyHandle],
       // Prepared answers carry their compressed forms.
       compress: false,
     },
