@@ -146,7 +146,8 @@ export class AdminService {
       unpublishMissing,
       now: this.clock(),
       onProgress: (progress) => log.info({ progress }, 'catalog import over the admin API'),
-      audit: (trx, catalogVersion, imported) =>
+      // One entry per transaction, with the counts so far: an import that stops half-way leaves the entries of what it wrote.
+      audit: (trx, catalogVersion, imported, complete) =>
         recordAudit(trx, catalogVersion, actor, [
           {
             action: 'import',
@@ -154,7 +155,13 @@ export class AdminService {
             targetId: 'catalog',
             versionBefore: null,
             versionAfter: catalogVersion,
-            changes: { unpublish_missing: unpublishMissing, products: imported.products, variants: { ...imported.variants, removed: imported.variants.removed.length } },
+            changes: {
+              unpublish_missing: unpublishMissing,
+              complete,
+              regions: imported.regions,
+              products: imported.products,
+              variants: { ...imported.variants, removed: imported.variants.removed.length },
+            },
           },
         ], this.clock()),
     });

@@ -16,11 +16,12 @@ export interface ImportOptions extends ProgressOptions {
   /** Products written per transaction. Default `IMPORT_BATCH_SIZE`. */
   batchSize?: number;
   /**
-   * Runs inside the import's last transaction, after its change is recorded as
-   * `catalogVersion`: whatever it writes (an audit row) commits with the import's last
-   * change or not at all.
+   * Runs inside each of the import's transactions, after its change is recorded as
+   * `catalogVersion`, with the report so far (`complete` in the last one): whatever it
+   * writes (an audit row) commits with that part of the import or not at all, so an
+   * import that stops half-way leaves a record of what it wrote.
    */
-  audit?: (trx: Trx, catalogVersion: number, report: ImportReport) => Promise<void>;
+  audit?: (trx: Trx, catalogVersion: number, report: ImportReport, complete: boolean) => Promise<void>;
 }
 
 export interface ImportReport {
@@ -96,7 +97,8 @@ export async function importCatalog(db: Db, catalog: CatalogFile, options: Impor
  * are never removed.
  *
  * An import that stops half-way (a crash, a lost connection) leaves the batches written
- * so far; running it again converges, since everything is upserted.
+ * so far (and what `audit` wrote with each); running it again converges, since
+ * everything is upserted.
  */
 export async function writeCatalog(
   db: Db,
@@ -118,7 +120,9 @@ export async function writeCatalog(
     await lockCatalogForWriting(trx);
     report.regions = await upsertRegions(trx, plan.regions);
     await upsertTaxonomy(trx, plan);
-    return recordCatalogChange(trx, { productIds: [], regions: true }, at);
+    const version = await recordCatalogChange(trx, { productIds: [], regions: true }, at);
+    await options.audit?.(trx, version, report, false);
+    return version;
   });
 
   const meter = new ProgressMeter('writing', options, plan.productCount);
@@ -127,7 +131,9 @@ export async function writeCatalog(
     report.catalogVersion = await db.transaction().execute(async (trx) => {
       await lockCatalogForWriting(trx);
       const { touched, documents } = await writeProducts(trx, batch, plan, at, report);
-      return recordCatalogChange(trx, { productIds: touched, regions: false, servedDocuments: documents }, at);
+      const version = await recordCatalogChange(trx, { productIds: touched, regions: false, servedDocuments: documents }, at);
+      await options.audit?.(trx, version, report, false);
+      return version;
     });
     written += batch.length;
     meter.update(written);
@@ -141,7 +147,7 @@ export async function writeCatalog(
     if (unpublishedIds.length > 0 || options.audit) {
       report.catalogVersion = await recordCatalogChange(trx, { productIds: unpublishedIds, regions: false }, at);
     }
-    await options.audit?.(trx, report.catalogVersion, report);
+    await options.audit?.(trx, report.catalogVersion, report, true);
   });
   report.variants.removed.sort();
   if (written >= ANALYZE_AFTER_PRODUCTS && db.getExecutor().adapter instanceof PostgresAdapter) {
