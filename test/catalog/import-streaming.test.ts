@@ -210,29 +210,35 @@ describe('streaming catalog import: the file is checked whole, then written in b
     assert.deepEqual(await productIds(testApp), ids);
   });
 
-  it('runs the audit hook in the last transaction with the final version: when it fails, that step rolls back', async () => {
+  it('runs the audit hook in each transaction with its version and the counts so far: when it fails, that transaction rolls back', async () => {
     const file = await dir.writeJson('audited.json', catalog(bulk(3)));
-    let seen: { version: number; products: number } | undefined;
+    const seen: { version: number; products: number; complete: boolean }[] = [];
     const report = await importCatalogFile(testApp.store.db, file, {
-      audit: async (trx, version, soFar) => {
+      audit: async (trx, version, soFar, complete) => {
         assert.equal(await readCatalogVersion(trx), version);
-        seen = { version, products: soFar.products.updated + soFar.products.created };
+        seen.push({ version, products: soFar.products.updated + soFar.products.created, complete });
       },
     });
-    assert.deepEqual(seen, { version: report.catalogVersion, products: 3 });
+    // The regions, the one batch of products, the last step.
+    assert.deepEqual(
+      seen.map(({ products, complete }) => ({ products, complete })),
+      [{ products: 0, complete: false }, { products: 3, complete: false }, { products: 3, complete: true }],
+    );
+    assert.equal(seen.at(-1)!.version, report.catalogVersion);
 
     const before = await readCatalogVersion(testApp.store.db);
+    let calls = 0;
     await assert.rejects(
       importCatalogFile(testApp.store.db, file, {
         unpublishMissing: true,
         audit: async () => {
-          throw new Error('audit refused');
+          if (++calls === 2) throw new Error('audit refused');
         },
       }),
       /audit refused/,
     );
-    // The batches committed (one change each, regions and products), the last step did not: nothing was unpublished.
-    assert.equal(await readCatalogVersion(testApp.store.db), before + 2);
+    // The regions' transaction committed, the batch whose audit failed did not, nor the last step: nothing was unpublished.
+    assert.equal(await readCatalogVersion(testApp.store.db), before + 1);
     const drafts = await testApp.store.db.selectFrom('products').select('handle').where('status', '=', 'draft').execute();
     assert.ok(!drafts.some((row) => row.handle === 'bulk-10'), 'bulk-10 stays published');
   });
