@@ -113,6 +113,12 @@ export function limitInWords(max: number, unit: string): string {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const DEFAULT_SHIPPING = 'EUR:490,GBP:450,USD:595,CHF:690';
 const GIBIBYTE = 1024 ** 3;
+/**
+ * The default largest import over HTTP: what an instance given 1 GB (docs/deploy.md)
+ * imports beside the catalog it serves. The 100,000 products it is sized for make a
+ * 270 MB file, and an import holds the file's handles and SKUs, which grow with it.
+ */
+const DEFAULT_IMPORT_MAX_BYTES = 320 * 1024 ** 2;
 const ADMIN_TOKEN_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 /** An RFC 6750 bearer token (token68), long enough not to be guessed. */
 const ADMIN_TOKEN = /^[A-Za-z0-9._~+/-]{24,}=*$/;
@@ -163,7 +169,7 @@ export function loadConfig(env: Env = process.env): Config {
     admin: {
       tokens: read.adminTokens('ADMIN_TOKENS'),
       rateLimit: read.integer('ADMIN_RATE_LIMIT', 12_000, 0, 1_000_000),
-      importMaxBytes: read.integer('ADMIN_IMPORT_MAX_BYTES', GIBIBYTE, 1024, 64 * GIBIBYTE),
+      importMaxBytes: read.integer('ADMIN_IMPORT_MAX_BYTES', DEFAULT_IMPORT_MAX_BYTES, 1024, 64 * GIBIBYTE),
     },
   };
   // A key of another shape would be accepted here and then refused by every request.

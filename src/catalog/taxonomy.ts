@@ -5,6 +5,9 @@ export const TAXONOMY_HANDLE_MAX_LENGTH = 100;
 export const MAX_PRODUCT_CATEGORIES = 20;
 export const MAX_PRODUCT_TAGS = 50;
 export const MAX_PRODUCT_IMAGES = 20;
+/** Categories, and collections, a catalog file declares: far more than any storefront's menu, and a bound on what an import holds. */
+export const MAX_CATALOG_CATEGORIES = 10_000;
+export const MAX_CATALOG_COLLECTIONS = 10_000;
 /** Levels of the category tree below the top: deep enough for any storefront menu, and a bound on a subtree walk. */
 export const MAX_CATEGORY_DEPTH = 8;
 

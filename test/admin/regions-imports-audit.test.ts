@@ -73,7 +73,7 @@ describe('admin imports', () => {
   const post = (payload: string, query = '') =>
     testApp.app.inject({ method: 'POST', url: `/admin/v1/imports${query}`, headers: { authorization: `Bearer ${ERP_TOKEN}`, 'content-type': 'application/json' }, payload });
 
-  it('imports a catalog file on the CLI path (200 with the report), served at once, audited once', async () => {
+  it('imports a catalog file on the CLI path (200 with the report), served at once, audited with its last transaction', async () => {
     const file = catalog([product('olive-oil', { variants: [variant('OIL', { prices: [{ currency: 'EUR', amount: 1700 }] })] }), product('fresh-figs')], REGIONS);
     const response = await post(JSON.stringify(file), '?unpublish_missing=true');
     assert.equal(response.statusCode, 200, response.body);

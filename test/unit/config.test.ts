@@ -47,7 +47,7 @@ describe('loadConfig', () => {
         shippingAmounts: { EUR: 490, GBP: 450, USD: 595, CHF: 690 },
         purgeIntervalMs: 600_000,
       },
-      admin: { tokens: [], rateLimit: 12_000, importMaxBytes: 1024 ** 3 },
+      admin: { tokens: [], rateLimit: 12_000, importMaxBytes: 320 * 1024 ** 2 },
     });
   });
 

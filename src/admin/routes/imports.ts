@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,6 +37,32 @@ const ImportAnswer = Type.Object({
   request_id: Type.String({ format: 'uuid' }),
 });
 
+/**
+ * Where request bodies are spooled: a directory per upload, named after the process, so
+ * that a server starting up can tell the uploads of processes that are gone (killed
+ * mid-import, which removes nothing) from those of other servers on the machine.
+ */
+const SPOOL_PREFIX = 'vetrina-import-';
+const SPOOLED_BY = new RegExp(`^${SPOOL_PREFIX}(\\d+)-`);
+
+/** Removes the spooled uploads that processes no longer running left behind. */
+async function removeLeftoverUploads(): Promise<void> {
+  for (const name of await readdir(tmpdir())) {
+    const pid = Number(SPOOLED_BY.exec(name)?.[1]);
+    if (pid && !isRunning(pid)) await rm(path.join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Problems listed in a 400; the count says how many there were in all. */
 const MAX_PROBLEMS_SHOWN = 100;
 
@@ -57,6 +83,7 @@ export function importRoutes(app: FastifyInstance, { config, service }: AdminRou
     const removeSpooled = async (request: FastifyRequest) => (request.body as SpooledFile | undefined)?.remove();
     imports.addHook('onResponse', removeSpooled);
     imports.addHook('onRequestAbort', removeSpooled);
+    imports.addHook('onReady', removeLeftoverUploads);
 
     imports.post<{ Querystring: Static<typeof ImportQuery> }>(
       '/imports',
@@ -65,7 +92,7 @@ export function importRoutes(app: FastifyInstance, { config, service }: AdminRou
           operationId: 'adminImportCatalog',
           tags: ['imports'],
           summary: 'Import a catalog file',
-          description: `The body is a whole catalog file (docs/catalog-format.md), up to ${config.importMaxBytes} bytes (ADMIN_IMPORT_MAX_BYTES), imported exactly as \`npm run catalog:import\` does: validated completely first (an invalid file changes nothing: 400 with details.problems, the first ${MAX_PROBLEMS_SHOWN}, and details.problem_count), then checked against the store (a region's currency, the category tree; refused whole), then regions are upserted by id, products by handle, variants by SKU. The whole body must arrive within REQUEST_TIMEOUT_MS.`,
+          description: `The body is a whole catalog file (docs/catalog-format.md), up to ${config.importMaxBytes} bytes (ADMIN_IMPORT_MAX_BYTES), imported exactly as \`npm run catalog:import\` does: validated completely first (an invalid file changes nothing: 400 with details.problems, the first ${MAX_PROBLEMS_SHOWN}, and details.problem_count), then checked against the store (a region's currency, the category tree; refused whole), then regions are upserted by id, products by handle, variants by SKU, in batches each committed as it goes (an import that stops half-way leaves what it committed, each step audited). The whole body must arrive within REQUEST_TIMEOUT_MS.`,
           security,
           querystring: ImportQuery,
           'x-documented-body': catalogFileSchema,
@@ -119,7 +146,7 @@ function invalidFile(error: unknown): AdminProblem | undefined {
 async function spool(payload: IncomingMessage, maxBytes: number): Promise<SpooledFile> {
   const tooLarge = () => new AdminProblem('PAYLOAD_TOO_LARGE', `The catalog file is larger than ${maxBytes} bytes.`, 'Raise ADMIN_IMPORT_MAX_BYTES, or import the file with the CLI.');
   if (Number(payload.headers['content-length']) > maxBytes) throw tooLarge();
-  const dir = await mkdtemp(path.join(tmpdir(), 'vetrina-import-'));
+  const dir = await mkdtemp(path.join(tmpdir(), `${SPOOL_PREFIX}${process.pid}-`));
   const file: SpooledFile = { path: path.join(dir, 'catalog.json'), remove: () => rm(dir, { recursive: true, force: true }) };
   let received = 0;
   const limit = new Transform({

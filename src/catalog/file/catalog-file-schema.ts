@@ -1,12 +1,15 @@
 import { Type, type Static, type TOptional } from 'typebox';
 import { HANDLE_MAX_LENGTH, HANDLE_PATTERN } from '../handle.js';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locales.js';
-import { MAX_PRODUCT_CATEGORIES, MAX_PRODUCT_IMAGES, MAX_PRODUCT_TAGS, TAXONOMY_HANDLE_MAX_LENGTH } from '../taxonomy.js';
+import { MAX_CATALOG_CATEGORIES, MAX_CATALOG_COLLECTIONS, MAX_PRODUCT_CATEGORIES, MAX_PRODUCT_IMAGES, MAX_PRODUCT_TAGS, TAXONOMY_HANDLE_MAX_LENGTH } from '../taxonomy.js';
 
 /**
  * The catalog file: what `npm run catalog:import` reads and `catalog:generate` writes.
  * `docs/catalog.schema.json` is generated from this schema (`npm run docs:schema`).
  */
+
+/** Every code of two capital letters: the most countries, and so regions, a file can name. */
+const MAX_COUNTRIES = 26 * 26;
 
 export const CatalogFileRegion = Type.Object(
   {
@@ -15,6 +18,7 @@ export const CatalogFileRegion = Type.Object(
     currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code; a region has exactly one currency.' }),
     countries: Type.Array(Type.String({ pattern: '^[A-Z]{2}$' }), {
       minItems: 1,
+      maxItems: MAX_COUNTRIES,
       uniqueItems: true,
       description: 'ISO 3166-1 alpha-2 codes served by this region; a country belongs to one region only.',
     }),
@@ -48,6 +52,9 @@ export const CatalogFilePrice = Type.Object(
  */
 export const MAX_VARIANT_PRICES = 100;
 
+/** Options of a product, and so values of a variant. */
+const MAX_PRODUCT_OPTIONS = 3;
+
 /** The longest SKU; the batch lookup takes SKUs of the same bounds. */
 export const SKU_MAX_LENGTH = 100;
 
@@ -55,6 +62,7 @@ export const CatalogFileVariant = Type.Object(
   {
     sku: Type.String({ minLength: 1, maxLength: SKU_MAX_LENGTH, description: 'Unique across the catalog; re-imports match variants by SKU.' }),
     options: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+      maxItems: MAX_PRODUCT_OPTIONS,
       description: "One value per product option, in the product's option order.",
     }),
     manage_inventory: Type.Boolean({ default: true }),
@@ -125,6 +133,9 @@ const translationFields = Object.fromEntries(
   LOCALES.map((locale) => [locale, locale === DEFAULT_LOCALE ? CatalogFileText : Type.Optional(CatalogFileText)]),
 ) as { [L in Locale]: L extends typeof DEFAULT_LOCALE ? typeof CatalogFileText : TOptional<typeof CatalogFileText> };
 
+/** Variants of a product, and so values of one of its options. */
+const MAX_PRODUCT_VARIANTS = 100;
+
 export const CatalogFileProduct = Type.Object(
   {
     handle: Type.String({ pattern: HANDLE_PATTERN, maxLength: HANDLE_MAX_LENGTH, description: 'Unique; re-imports match products by handle.' }),
@@ -160,13 +171,13 @@ export const CatalogFileProduct = Type.Object(
       Type.Object(
         {
           name: Type.String({ minLength: 1, maxLength: 100 }),
-          values: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, uniqueItems: true }),
+          values: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: MAX_PRODUCT_VARIANTS, uniqueItems: true }),
         },
         { additionalProperties: false },
       ),
-      { maxItems: 3 },
+      { maxItems: MAX_PRODUCT_OPTIONS },
     ),
-    variants: Type.Array(CatalogFileVariant, { minItems: 1, maxItems: 100 }),
+    variants: Type.Array(CatalogFileVariant, { minItems: 1, maxItems: MAX_PRODUCT_VARIANTS }),
   },
   { additionalProperties: false },
 );
@@ -175,11 +186,14 @@ export const CatalogFile = Type.Object(
   {
     $schema: Type.Optional(Type.String()),
     version: Type.Literal(1),
-    regions: Type.Array(CatalogFileRegion, { minItems: 1 }),
+    regions: Type.Array(CatalogFileRegion, { minItems: 1, maxItems: MAX_COUNTRIES, description: 'Each serves at least one country of its own.' }),
     categories: Type.Optional(
-      Type.Array(CatalogFileCategory, { description: 'The category tree; a parent may be listed before or after its children.' }),
+      Type.Array(CatalogFileCategory, {
+        maxItems: MAX_CATALOG_CATEGORIES,
+        description: 'The category tree; a parent may be listed before or after its children.',
+      }),
     ),
-    collections: Type.Optional(Type.Array(CatalogFileCollection)),
+    collections: Type.Optional(Type.Array(CatalogFileCollection, { maxItems: MAX_CATALOG_COLLECTIONS })),
     products: Type.Array(CatalogFileProduct),
   },
   {

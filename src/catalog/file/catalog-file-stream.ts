@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { none } from 'stream-chain/defs.js';
 import { Assembler } from 'stream-json/core/assembler.js';
 import { jsonParser, type Token } from 'stream-json/core/parser.js';
+import { CatalogFile, CatalogFileProduct } from './catalog-file-schema.js';
 
 /*
  * The catalog file read as a stream: one product at a time, never the whole file.
@@ -19,7 +20,19 @@ import { jsonParser, type Token } from 'stream-json/core/parser.js';
 /** The top-level members that are read whole; any other is unknown and skipped (the schema rejects it). */
 const HEADER_MEMBERS = new Set(['$schema', 'version', 'regions', 'categories', 'collections']);
 
-/** The file is not JSON (or not UTF-8); `path` is where reading stopped, as near as it can be told. */
+/**
+ * The longest string, object key or number a catalog file may hold, in characters: far
+ * above the longest text the schema allows (a description's 10,000), so the schema names
+ * a text that is merely too long; a longer one is refused while it streams by, before it
+ * is held whole.
+ */
+export const MAX_TEXT_LENGTH = 65_536;
+
+/**
+ * The file cannot be read on: it is not JSON (or not UTF-8), or it holds a value beyond
+ * the bounds that let it be read without holding it whole (`MAX_TEXT_LENGTH`, an array's
+ * `maxItems`). `path` is where reading stopped, as near as it can be told.
+ */
 export class CatalogFileSyntaxError extends Error {
   constructor(
     readonly path: string,
@@ -67,7 +80,8 @@ export class CatalogFileStream {
   /** Reads the file (again) from its start. */
   async *products(): AsyncGenerator<{ index: number; value: unknown }> {
     const tokens = (this.tokens = new TokenReader());
-    const parse = jsonParser({ streamValues: false });
+    // Strings, keys and numbers come in chunks, so that one too long is refused before it is held whole (`pack`).
+    const parse = jsonParser({ packValues: false });
     // fatal: a file that is not UTF-8 is refused rather than read with replacement characters.
     const decoder = new TextDecoder('utf-8', { fatal: true });
     this.bytesRead = 0;
@@ -98,6 +112,44 @@ export class CatalogFileStream {
   }
 }
 
+/**
+ * Unknown members of an object that are kept (each is a problem the schema reports); the
+ * others are dropped as they stream by. Only an unknown member makes an object grow: a
+ * repeated one replaces the value before it.
+ */
+const MAX_UNKNOWN_MEMBERS = 100;
+
+/** The part of a JSON Schema that bounds a value while it streams by. */
+interface Bounds {
+  type?: string;
+  properties?: Record<string, Bounds>;
+  additionalProperties?: unknown;
+  items?: Bounds;
+  maxItems?: number;
+  anyOf?: Bounds[];
+}
+
+/** What bounds a product, and each member of the header read whole. */
+const PRODUCT_BOUNDS = CatalogFileProduct as Bounds;
+const HEADER_BOUNDS = CatalogFile as Bounds;
+
+/** A container of the value being assembled. */
+interface Frame {
+  kind: 'object' | 'array';
+  /** What the schema says of it; none where it describes no such container (then it is kept empty). */
+  bounds: Bounds | undefined;
+  /** The items (of an array) or unknown members (of an object with only known members) kept; the others are dropped. */
+  max: number;
+  /** Where the container is in its parent: an index or a key (none for the value itself). */
+  at: number | string | undefined;
+  /** Items of an array, or unknown members of an object, so far. */
+  count: number;
+  /** The key of the member being read, in an object. */
+  key: string | undefined;
+}
+
+type Read = { index: number; value: unknown } | undefined;
+
 /** Turns the parser's tokens into the header and the products. */
 class TokenReader {
   header: unknown = undefined;
@@ -107,43 +159,139 @@ class TokenReader {
   private key: string | undefined;
   private productIndex = -1;
   private inProducts = false;
+  /** The string, key or number being read, if any (the parser streams them in chunks). */
+  private text: string | undefined;
   /** Assembles the value being read whole, if any. */
   private assembler: Assembler | undefined;
-  /** Nesting left in a value being skipped. */
+  /** The containers open in the value being assembled, outermost first. */
+  private frames: Frame[] = [];
+  /** What bounds the value being assembled. */
+  private bounds: Bounds | undefined;
+  /** Nesting left in a value being skipped, or in a container of an assembled value that is kept empty or dropped. */
   private skipping = 0;
+  /** The container being skipped in an assembled value is dropped, not kept empty. */
+  private dropping = false;
+  /** The value of the member whose key was just dropped is dropped too. */
+  private dropValue = false;
   /** Where a skipped or assembled value goes once complete. */
-  private onValue: ((value: unknown) => { index: number; value: unknown } | undefined) | undefined;
+  private onValue: ((value: unknown) => Read) | undefined;
 
   where(): string {
     if (this.inProducts) return `$.products[${Math.max(this.productIndex, 0)}]`;
     return this.key === undefined || this.depth === 0 ? '$' : `$.${this.key}`;
   }
 
-  push(token: Token): { index: number; value: unknown } | undefined {
-    if (this.assembler) {
-      this.assembler.consume(token);
-      return this.assembler.done ? this.finishValue(this.assembler.current) : undefined;
-    }
+  /** The path of the value being read in the value being assembled, as near as it can be told. */
+  private pathHere(): string {
+    let path = this.where();
+    for (const frame of this.frames) path += segment(frame.at);
+    const top = this.frames.at(-1);
+    if (top) path += segment(top.kind === 'array' ? top.count : top.key);
+    return path;
+  }
+
+  push(token: Token): Read {
+    const packed = this.pack(token);
+    if (!packed) return undefined;
+    if (this.assembler) return this.assemble(packed);
     if (this.skipping > 0) {
-      if (token.name === 'startObject' || token.name === 'startArray') this.skipping++;
-      else if (token.name === 'endObject' || token.name === 'endArray') this.skipping--;
+      if (packed.name === 'startObject' || packed.name === 'startArray') this.skipping++;
+      else if (packed.name === 'endObject' || packed.name === 'endArray') this.skipping--;
       return this.skipping === 0 ? this.finishValue(undefined) : undefined;
     }
-    if (token.name === 'keyValue') {
-      this.key = token.value;
+    if (packed.name === 'keyValue') {
+      this.key = packed.value;
       return undefined;
     }
-    if (token.name === 'endObject' || token.name === 'endArray') {
+    if (packed.name === 'endObject' || packed.name === 'endArray') {
       this.depth--;
       if (this.inProducts) this.inProducts = false;
       else this.complete = true;
       return undefined;
     }
-    return this.startValue(token);
+    return this.startValue(packed);
+  }
+
+  /**
+   * Collects a string, key or number from its chunks into one token, refusing it once it
+   * is longer than `MAX_TEXT_LENGTH`; passes other tokens on.
+   */
+  private pack(token: Token): Token | undefined {
+    switch (token.name) {
+      case 'startString':
+      case 'startKey':
+      case 'startNumber':
+        this.text = '';
+        return undefined;
+      case 'stringChunk':
+      case 'numberChunk':
+        this.text += token.value;
+        if (this.text!.length > MAX_TEXT_LENGTH) {
+          this.text = undefined;
+          throw new CatalogFileSyntaxError(this.pathHere(), `is longer than ${MAX_TEXT_LENGTH.toLocaleString('en-US')} characters, the most a string, key or number of a catalog file may have; reading stopped here`);
+        }
+        return undefined;
+      case 'endString':
+      case 'endKey':
+      case 'endNumber': {
+        const value = this.text!;
+        this.text = undefined;
+        return { name: token.name === 'endString' ? 'stringValue' : token.name === 'endKey' ? 'keyValue' : 'numberValue', value } as Token;
+      }
+      default:
+        return token;
+    }
+  }
+
+  /**
+   * Feeds the value being assembled, within the bounds of its schema, so that no file
+   * makes it grow past what a valid one holds while the schema still sees what is wrong:
+   * an array keeps one item more than its `maxItems`, an object with only known members
+   * keeps `MAX_UNKNOWN_MEMBERS` unknown ones, and a container the schema does not describe
+   * there (an unknown member's, or one of the wrong kind) is kept empty.
+   */
+  private assemble(token: Token): Read {
+    const starts = token.name === 'startObject' || token.name === 'startArray';
+    const ends = token.name === 'endObject' || token.name === 'endArray';
+    if (this.skipping > 0) {
+      this.skipping += starts ? 1 : ends ? -1 : 0;
+      if (this.skipping > 0) return undefined;
+      if (this.dropping) {
+        this.dropping = false;
+        return undefined;
+      }
+    }
+    const top = this.frames.at(-1);
+    if (ends) this.frames.pop();
+    else if (token.name === 'keyValue') {
+      if (!Object.hasOwn(top!.bounds?.properties ?? {}, token.value) && ++top!.count > top!.max) {
+        this.dropValue = true;
+        return undefined;
+      }
+      top!.key = token.value;
+    } else {
+      if (this.dropValue || (top?.kind === 'array' && ++top.count > top.max + 1)) {
+        this.dropValue = false;
+        this.skipping = starts ? 1 : 0;
+        this.dropping = starts;
+        return undefined;
+      }
+      if (starts) {
+        const kind = token.name === 'startObject' ? 'object' : 'array';
+        const described = top ? (top.kind === 'array' ? top.bounds?.items : top.bounds?.properties?.[top.key!]) : this.bounds;
+        const bounds = described?.type === kind ? described : described?.anyOf?.find((member) => member.type === kind);
+        const max = kind === 'array' ? (bounds?.maxItems ?? Infinity) : bounds?.additionalProperties === false ? MAX_UNKNOWN_MEMBERS : Infinity;
+        this.frames.push({ kind, bounds, max, at: top && (top.kind === 'array' ? top.count - 1 : top.key), count: 0, key: undefined });
+        if (!bounds) this.skipping = 1;
+      }
+      if (top) top.key = undefined;
+    }
+    this.assembler!.consume(token);
+    return this.assembler!.done ? this.finishValue(this.assembler!.current) : undefined;
   }
 
   /** A value starts at the current position: decides how it is read. */
-  private startValue(token: Token): { index: number; value: unknown } | undefined {
+  private startValue(token: Token): Read {
     if (this.depth === 0) {
       if (token.name === 'startObject') {
         this.header = {};
@@ -159,7 +307,7 @@ class TokenReader {
     }
     if (this.depth === 2) {
       const index = ++this.productIndex;
-      return this.read(token, 'assemble', (value) => ({ index, value }));
+      return this.read(token, PRODUCT_BOUNDS, (value) => ({ index, value }));
     }
     const key = this.key!;
     const header = this.header as Record<string, unknown>;
@@ -170,17 +318,14 @@ class TokenReader {
       this.depth = 2;
       return undefined;
     }
-    return this.read(token, HEADER_MEMBERS.has(key) ? 'assemble' : 'skip', (value) => {
+    return this.read(token, HEADER_MEMBERS.has(key) ? HEADER_BOUNDS.properties![key] : 'skip', (value) => {
       header[key] = value;
       return undefined;
     });
   }
 
-  private read(
-    token: Token,
-    how: 'assemble' | 'skip',
-    onValue: (value: unknown) => { index: number; value: unknown } | undefined,
-  ): { index: number; value: unknown } | undefined {
+  /** Reads the value that `token` starts: skipped, or assembled within `bounds`. */
+  private read(token: Token, how: Bounds | undefined | 'skip', onValue: (value: unknown) => Read): Read {
     const startsContainer = token.name === 'startObject' || token.name === 'startArray';
     if (!startsContainer) return onValue(scalarOf(token));
     this.onValue = onValue;
@@ -190,16 +335,23 @@ class TokenReader {
       return undefined;
     }
     this.assembler = new Assembler();
-    this.assembler.consume(token);
-    return undefined;
+    this.bounds = how;
+    return this.assemble(token);
   }
 
   private finishValue(value: unknown) {
     const onValue = this.onValue!;
     this.assembler = undefined;
+    this.frames = [];
     this.onValue = undefined;
     return onValue(value);
   }
+}
+
+function segment(at: number | string | undefined): string {
+  if (at === undefined) return '';
+  if (typeof at === 'number') return `[${at}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(at) ? `.${at}` : `[${JSON.stringify(at)}]`;
 }
 
 function scalarOf(token: Token): unknown {
