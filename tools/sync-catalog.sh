@@ -2,7 +2,7 @@
 # Keeps a Vetrina catalog in sync with a source of truth (docs/admin.md):
 #   sync-catalog.sh full   FILE   nightly: import a whole catalog file, unpublishing what it lacks
 #   sync-catalog.sh stock  CSV    delta: "sku,quantity" lines  -> POST /admin/v1/inventory
-#   sync-catalog.sh prices CSV    delta: "sku,currency,amount[,region_id]" lines (amount in
+#   sync-catalog.sh prices CSV    delta: "sku,currency,amount[,region]" lines (amount in
 #                                 minor units, or "null" to remove) -> POST /admin/v1/prices
 # Needs curl and jq. VETRINA_URL (default http://127.0.0.1:3000) and VETRINA_ADMIN_TOKEN.
 # Deltas go in requests of 1,000 rows (the API's limit); each request is all or nothing.
@@ -51,7 +51,7 @@ case ${1:-} in
     ;;
   prices)
     send_rows /admin/v1/prices "${2:?csv file}" \
-      '{sku: $f[0], currency: $f[1], amount: (if $f[2] == "null" then null else ($f[2] | tonumber) end)} + (if ($f[3] // "") != "" then {region_id: $f[3]} else {} end)'
+      '{sku: $f[0], currency: $f[1], amount: (if $f[2] == "null" then null else ($f[2] | tonumber) end)} + (if ($f[3] // "") != "" then {region: $f[3]} else {} end)'
     ;;
   *)
     sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2

@@ -2,7 +2,7 @@ import { Type, type TSchema } from 'typebox';
 import { CatalogFilePrice, CatalogFileProduct, CatalogFileRegion, CatalogFileVariant, MAX_VARIANT_PRICES } from '../catalog/file/catalog-file-schema.js';
 import { LOCALES, DEFAULT_LOCALE } from '../catalog/locales.js';
 import { BULK_MAX_ROWS } from '../catalog/write/bulk.js';
-import { ADMIN_ERROR_CODES } from './errors.js';
+import { ADMIN_DOCUMENT_PATH, ADMIN_ERROR_CODES, AdminProblem } from './errors.js';
 
 /**
  * The admin API's schemas. None has an `$id`: shared schemas would also appear in the
@@ -135,9 +135,29 @@ const stockFields = {
 
 const priceFields = {
   currency: CatalogFilePrice.properties.currency,
-  region_id: Type.Optional(Type.String({ maxLength: 64, description: "A region-specific price; the region's currency must be `currency`." })),
+  region: Type.Optional(
+    Type.String({ maxLength: 64, description: "A region-specific price, named as the catalog file, PUT and GET name it (preferred); the region's currency must be `currency`." }),
+  ),
+  region_id: Type.Optional(Type.String({ maxLength: 64, description: 'The former name of `region`, still accepted; a price naming two different regions is 400.' })),
   amount: Type.Union([CatalogFilePrice.properties.amount, Type.Null()], { description: 'Minor units (1650 is 16.50), or null to remove this price.' }),
 };
+
+/**
+ * A price entry as the catalog writes it: `region` and its former name `region_id` are
+ * one field (the routes that took `region_id` are released); naming two different
+ * regions is refused. `at` names the entry in the message, e.g. `body.rows[2]`.
+ */
+export function priceSetting<P extends { region?: string; region_id?: string }>({ region, region_id, ...price }: P, at: string): Omit<P, 'region' | 'region_id'> & { region_id?: string } {
+  if (region !== undefined && region_id !== undefined && region !== region_id) {
+    throw new AdminProblem(
+      'INVALID_REQUEST',
+      `Invalid request: ${at} names region "${region}" and region_id "${region_id}".`,
+      `Send region only (region_id is its former name); see ${ADMIN_DOCUMENT_PATH}. Nothing was written.`,
+    );
+  }
+  const named = region ?? region_id;
+  return { ...price, ...(named !== undefined && { region_id: named }) };
+}
 
 export const VariantPatchBody = Type.Object(
   {
@@ -145,7 +165,7 @@ export const VariantPatchBody = Type.Object(
     prices: Type.Optional(
       Type.Array(Type.Object(priceFields, { additionalProperties: false }), {
         maxItems: MAX_VARIANT_PRICES,
-        description: 'Each entry replaces the price for its currency and region (region_id absent: the price in that currency), or removes it (amount null); other prices stay.',
+        description: 'Each entry replaces the price for its currency and region (region absent: the price in that currency), or removes it (amount null); other prices stay.',
       }),
     ),
   },

@@ -38,6 +38,8 @@ function createAjv(options: Options): Ajv {
     useDefaults: true,
     removeAdditional: false,
     allErrors: false,
+    // Each error carries the schema it broke, which the message describes (schema-errors.ts).
+    verbose: true,
     discriminator: true,
     strict: false,
   });

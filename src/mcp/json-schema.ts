@@ -1,8 +1,9 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Static, TSchema } from 'typebox';
+import { schemaErrorSentences, type ErrorSubject } from '../http/schema-errors.js';
 
 /**
  * MCP tool schemas must stand alone, while the REST schemas refer to shared
@@ -91,79 +92,9 @@ function standardSchema<T>(
   return { '~standard': { version: 1, vendor: 'vetrina', validate, jsonSchema: { input: () => json, output: () => json } } };
 }
 
-/** One sentence per wrong field, e.g. "quantity must be an integer from 1 to 99". */
+/** One sentence per wrong argument, e.g. "Invalid arguments: quantity must be an integer from 1 to 99." */
 function describeErrors(validate: ValidateFunction): string {
-  const sentences = new Map<string, string>();
-  for (const error of validate.errors ?? []) {
-    const [field, sentence] = describeError(error);
-    if (!sentences.has(field)) sentences.set(field, sentence);
-  }
-  return `Invalid arguments: ${[...sentences.values()].join('; ')}.`;
+  return `Invalid arguments: ${schemaErrorSentences(validate.errors ?? [], ARGUMENTS).join('; ')}.`;
 }
 
-function describeError(error: ErrorObject): [field: string, sentence: string] {
-  const at = fieldName(error.instancePath);
-  const parent = error.parentSchema as JsonSchema;
-  const properties = (parent.properties ?? {}) as Record<string, JsonSchema>;
-  if (error.keyword === 'required') {
-    const missing = join(at, (error.params as { missingProperty: string }).missingProperty);
-    return [missing, `${missing} is required and must be ${describe(properties[missing.split('.').pop()!] ?? {})}`];
-  }
-  if (error.keyword === 'additionalProperties') {
-    const extra = join(at, (error.params as { additionalProperty: string }).additionalProperty);
-    const allowed = Object.keys(properties);
-    return [extra, `${extra} is not accepted${allowed.length > 0 ? ` (accepted: ${allowed.join(', ')})` : ' (this tool takes no arguments)'}`];
-  }
-  const field = at === '' ? 'the arguments' : at;
-  return [field, `${field} must be ${describe(parent)}`];
-}
-
-function fieldName(instancePath: string): string {
-  return instancePath
-    .split('/')
-    .slice(1)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : join(path, part)), '');
-}
-
-const join = (path: string, name: string) => (path === '' ? name : `${path}.${name}`);
-
-/** What a schema accepts, in words an agent can act on. */
-function describe(schema: JsonSchema): string {
-  if ('const' in schema) return String(schema.const);
-  if (Array.isArray(schema.enum)) return `one of ${schema.enum.join(', ')}`;
-  const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-  if (alternatives) return alternatives.map(describe).join(' or ');
-  switch (schema.type) {
-    case 'integer':
-    case 'number':
-      return `${schema.type === 'integer' ? 'an integer' : 'a number'}${range(schema.minimum, schema.maximum, '')}`;
-    case 'string': {
-      const length = range(schema.minLength, schema.maxLength, ' characters');
-      const pattern = typeof schema.pattern === 'string' ? ` matching ${schema.pattern}` : '';
-      const format = typeof schema.format === 'string' ? ` in ${schema.format} format` : '';
-      return `a string${length}${pattern}${format}`;
-    }
-    case 'array': {
-      const distinct = schema.uniqueItems ? ' distinct' : '';
-      const items = schema.items ? `, each ${describe(schema.items as JsonSchema)}` : '';
-      const count = typeof schema.maxItems === 'number' ? ` at most ${schema.maxItems}` : '';
-      return `a list of${count}${distinct} items${items}`;
-    }
-    case 'object': {
-      const required = (schema.required as string[] | undefined) ?? [];
-      return required.length > 0 ? `an object with ${required.join(', ')}` : 'an object';
-    }
-    case 'boolean':
-      return 'true or false';
-    default:
-      return 'a valid value';
-  }
-}
-
-function range(min: unknown, max: unknown, unit: string): string {
-  if (typeof min === 'number' && typeof max === 'number') return min === max ? ` of exactly ${min}${unit}` : ` from ${min} to ${max}${unit}`;
-  if (typeof min === 'number') return ` of at least ${min}${unit}`;
-  if (typeof max === 'number') return ` of at most ${max}${unit}`;
-  return '';
-}
+const ARGUMENTS: ErrorSubject = { whole: 'the arguments', field: (name) => name, takesNone: 'this tool takes no arguments' };

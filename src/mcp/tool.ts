@@ -18,7 +18,6 @@ export interface ToolDefinition {
     title: string;
     description: string;
     inputSchema: StandardSchemaWithJSON;
-    outputSchema: StandardSchemaWithJSON;
     annotations: ToolAnnotations;
   };
   call(args: unknown, context: ToolContext): Promise<CallToolResult>;
@@ -37,6 +36,12 @@ export interface ToolSpec<Args> {
   title: string;
   description: string;
   input: ToolInput<Args>;
+  /**
+   * The REST resource the result is. Checked on every result, but not advertised as the
+   * outputSchema: it is optional in MCP, and agents pay for every byte of tools/list (the
+   * cart alone was 8 KB on each of 8 tools); the description and the server instructions
+   * say what a result holds, and /openapi.json has the schema.
+   */
   output: StandardSchemaWithJSON;
   annotations: ToolAnnotations;
   run(args: Args, context: ToolContext): Promise<object | RenderedToolError> | object | RenderedToolError;
@@ -53,7 +58,7 @@ export function defineTool<Args>(surface: ErrorSurface, spec: ToolSpec<Args>): T
   const { name, title, description, input, output, annotations, run } = spec;
   return {
     name,
-    config: { title, description, inputSchema: input.schema as StandardSchemaWithJSON, outputSchema: output, annotations },
+    config: { title, description, inputSchema: input.schema as StandardSchemaWithJSON, annotations },
     async call(args, context) {
       try {
         const checked = input.check(args);
@@ -64,6 +69,8 @@ export function defineTool<Args>(surface: ErrorSurface, spec: ToolSpec<Args>): T
         }
         const data = await run(checked.args, context);
         if (data instanceof RenderedToolError) return toolError(data.body);
+        const result = output['~standard'].validate(data) as Awaited<ReturnType<StandardSchemaWithJSON['~standard']['validate']>>;
+        if (result.issues) throw new Error(`${name} answered outside its schema: ${result.issues.map((issue) => issue.message).join('; ')}`);
         return { content: [{ type: 'text', text: serializeJson(data) }], structuredContent: data as Record<string, unknown> };
       } catch (error) {
         const problem = error instanceof HttpProblem ? error : (surface.recognise?.(error) ?? unexpected(error, surface, name, context));

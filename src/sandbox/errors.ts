@@ -1,6 +1,8 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
+import type { ErrorObject } from 'ajv';
 import type { ErrorSurface } from '../http/error-surface.js';
+import { requestPart, schemaErrorSentences } from '../http/schema-errors.js';
 import { HttpProblem } from '../http/problem.js';
 import { isStoreUnavailable } from '../store/store-unavailable.js';
 import type { Scope } from './scopes.js';
@@ -73,16 +75,12 @@ export function invalidRequest(message: string): HttpProblem {
 }
 
 /**
- * The message of a 400 for a request its route's schema refused: Fastify's own wording
- * ("body/quantity must be <= 99"), except that a value outside a list names the list
- * ("headers/sandbox-scenario must be one of unavailable, ...").
+ * The message of a 400 for a request its route's schema refused, in the words the MCP
+ * tools use for their arguments: "quantity must be an integer from 1 to 99", "header
+ * idempotency-key is required and must be a string from 1 to 255 characters".
  */
 export function sandboxSchemaError(errors: FastifySchemaValidationError[], dataVar: SchemaErrorDataVar): Error {
-  const sentences = errors.map(({ instancePath, keyword, params, message }) => {
-    const allowed = keyword === 'enum' ? (params as { allowedValues: unknown[] }).allowedValues : undefined;
-    return `${dataVar}${instancePath} ${allowed ? `must be one of ${allowed.join(', ')}` : message}`;
-  });
-  return new Error(sentences.join(', '));
+  return new Error(schemaErrorSentences(errors as ErrorObject[], requestPart(dataVar)).join('; '));
 }
 
 export function variantNotPurchasable(message: string): HttpProblem {

@@ -58,6 +58,26 @@ describe('admin stock and prices', () => {
     assert.equal((await publicVariant('olive-oil', 'OIL-500', '?country=GB')).price, null, 'a null amount removes the price');
   });
 
+  it('prices name their region `region`, as the catalog file, PUT and GET do; `region_id` is still accepted; /admin/openapi.json documents both', async () => {
+    const url = `/admin/v1/variants/${ids['OIL-500']}`;
+    const gbPrice = async () => (await publicVariant('olive-oil', 'OIL-500', '?country=GB')).price;
+    assert.equal((await admin('PATCH', url, { prices: [{ currency: 'GBP', region: 'reg_gb', amount: 1400 }] })).statusCode, 200);
+    assert.deepEqual(await gbPrice(), { amount: 14, currency: 'GBP' });
+    assert.equal((await admin('PATCH', url, { prices: [{ currency: 'GBP', region: 'reg_gb', region_id: 'reg_gb', amount: 1450 }] })).statusCode, 200);
+    assert.deepEqual(await gbPrice(), { amount: 14.5, currency: 'GBP' });
+    assert.equal((await admin('POST', '/admin/v1/prices', { rows: [{ sku: 'OIL-500', currency: 'GBP', region: 'reg_gb', amount: 1300 }] })).statusCode, 200);
+    assert.deepEqual(await gbPrice(), { amount: 13, currency: 'GBP' });
+    const twoRegions = await admin('POST', '/admin/v1/prices', { rows: [{ sku: 'OIL-500', currency: 'GBP', region: 'reg_gb', region_id: 'reg_eu', amount: 1 }] });
+    assert.match(assertAdminError(twoRegions, 400, 'INVALID_REQUEST').message, /body\.rows\[0\] names region "reg_gb" and region_id "reg_eu"/);
+    assert.equal((await admin('GET', url)).data.variant.prices.find((price: { region?: string }) => price.region === 'reg_gb').amount, 1300);
+    const document = (await admin('GET', '/admin/openapi.json')).data;
+    for (const [path, method] of [['/admin/v1/variants/{id}', 'patch'], ['/admin/v1/prices', 'post']] as const) {
+      const body = JSON.stringify(document.paths[path][method].requestBody);
+      assert.match(body, /"region":\{[^}]*preferred/, path);
+      assert.match(body, /"region_id":\{[^}]*former name of `region`/, path);
+    }
+  });
+
   it('availability moves in_stock -> backorder -> out_of_stock -> in_stock as stock and backorder change, on REST and MCP alike', async () => {
     const steps: [object, string][] = [
       [{ manage_inventory: true, inventory_quantity: 2, allow_backorder: true }, 'in_stock'],
@@ -84,7 +104,8 @@ describe('admin stock and prices', () => {
       [{ manage_inventory: 'yes' }, /manage_inventory must be boolean/],
       [{ prices: [{ currency: 'EUR' }] }, /missing the required field "amount"/],
       [{ prices: [{ currency: 'eur', amount: 1 }] }, /currency must match pattern/],
-      [{ prices: [{ currency: 'EUR', amount: 1, region: 'reg_it' }] }, /unknown field "region"/],
+      [{ prices: [{ currency: 'EUR', amount: 1, region: 'reg_it', region_id: 'reg_eu' }] }, /body\.prices\[0\] names region "reg_it" and region_id "reg_eu"/],
+      [{ prices: [{ currency: 'EUR', amount: 1, region: 'reg_mars' }] }, /no region has the id reg_mars/],
       [{ prices: [{ currency: 'EUR', amount: 1, region_id: 'reg_mars' }] }, /no region has the id reg_mars/],
       [{ prices: [{ currency: 'USD', amount: 1, region_id: 'reg_it' }] }, /region reg_it sells in EUR, not USD/],
       [{ prices: [{ currency: 'EUR', amount: 1 }, { currency: 'EUR', amount: 2 }] }, /another entry already sets the EUR price/],

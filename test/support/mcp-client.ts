@@ -20,7 +20,7 @@ export interface ToolOutcome {
 
 /**
  * The official MCP client over real HTTP, with a `call` that checks what every test
- * relies on: a success carries structuredContent valid against the tool's declared
+ * relies on: a success carries structuredContent (valid against the outputSchema where a tool declares one)
  * outputSchema and a text block with the same JSON; a tool error carries JSON text.
  */
 export class McpTestClient {
@@ -59,9 +59,10 @@ export class McpTestClient {
       }
       return { isError: true, data };
     }
+    // The tools advertise no outputSchema (tools/list stays small); each checks its result
+    // against its REST schema itself, and one that broke it would be a tool error here.
     const validate = validators.get(name);
-    assert.ok(validate, `${name} declares no outputSchema`);
-    assert.ok(validate(result.structuredContent), `${name} structuredContent breaks its outputSchema: ${this.ajv.errorsText(validate.errors)}`);
+    if (validate) assert.ok(validate(result.structuredContent), `${name} structuredContent breaks its outputSchema: ${this.ajv.errorsText(validate.errors)}`);
     assert.deepEqual(JSON.parse(text), result.structuredContent, `${name} text block differs from structuredContent`);
     return { isError: false, data: result.structuredContent };
   }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { BULK_MAX_ROWS, type RowResult } from '../../catalog/write/bulk.js';
-import { BulkReport, errorResponses, InventoryBody, ok, PricesBody } from '../schemas.js';
+import { BulkReport, errorResponses, InventoryBody, ok, priceSetting, PricesBody } from '../schemas.js';
 import { actorOf, security, type AdminRouteKit } from './shared.js';
 
 const ALL_OR_NOTHING = `All or nothing: when any row is refused nothing is written, and the 400 lists every refused row in details.rows (\`index\`, \`sku\`, \`code\`, \`message\`; codes UNKNOWN_SKU, DUPLICATE_ROW, EMPTY_ROW, UNKNOWN_REGION, CURRENCY_MISMATCH, UNKNOWN_CURRENCY (no region sells in the currency), VERSION_MISMATCH); when the only refusals are VERSION_MISMATCH (a row's \`if_version\`) it is 412. On success, the report gives each row's variant and its new version. 1 to ${BULK_MAX_ROWS} rows.`;
@@ -42,9 +42,9 @@ export function bulkRoutes(app: FastifyInstance, { service }: AdminRouteKit): vo
     '/prices',
     'adminSetPrices',
     'Set prices by SKU',
-    'Each row sets (or, with `amount: null`, removes) the price of a SKU in a currency, region-specific when `region_id` is given (the region must sell in that currency); one row per SKU, currency and region.',
+    'Each row sets (or, with `amount: null`, removes) the price of a SKU in a currency, region-specific when `region` is given (`region_id`, its former name, is still accepted) (the region must sell in that currency); one row per SKU, currency and region.',
     PricesBody,
-    (actor, rows: Static<typeof PricesBody>['rows']) => service.setPrices(actor, rows),
+    (actor, rows: Static<typeof PricesBody>['rows']) => service.setPrices(actor, rows.map((row, index) => priceSetting(row, `body.rows[${index}]`))),
   );
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { AdminVariant, errorResponses, etagHeader, IfMatch, ok, STALE, VariantPatchBody } from '../schemas.js';
+import { AdminVariant, errorResponses, etagHeader, IfMatch, ok, priceSetting, STALE, VariantPatchBody } from '../schemas.js';
 import { actorOf, ifMatch, security, withEtag, type AdminRouteKit } from './shared.js';
 
 const VariantParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 128, description: 'The variant id (as the public catalog shows it).' }) });
@@ -39,7 +39,7 @@ export function variantRoutes(app: FastifyInstance, { service }: AdminRouteKit):
         tags: ['variants'],
         summary: 'Change stock settings and prices',
         description:
-          'Sets any of `manage_inventory`, `inventory_quantity`, `allow_backorder`, and `prices`: each listed price replaces the price for its currency and region (`region_id` absent: the price in that currency), `amount: null` removes it, unlisted prices stay. Availability follows at once: in_stock when stock is not managed or above 0, else backorder when allowed, else out_of_stock.',
+          'Sets any of `manage_inventory`, `inventory_quantity`, `allow_backorder`, and `prices`: each listed price replaces the price for its currency and region (`region` absent: the price in that currency; `region_id` is its former name, still accepted), `amount: null` removes it, unlisted prices stay. Availability follows at once: in_stock when stock is not managed or above 0, else backorder when allowed, else out_of_stock.',
         security,
         params: VariantParams,
         headers: IfMatch,
@@ -55,7 +55,9 @@ export function variantRoutes(app: FastifyInstance, { service }: AdminRouteKit):
       },
     },
     async (request, reply) => {
-      const variant = await service.patchVariant(actorOf(request), request.params.id, request.body, ifMatch(request.headers['if-match']));
+      const { prices, ...stock } = request.body;
+      const patch = { ...stock, ...(prices && { prices: prices.map((price, index) => priceSetting(price, `body.prices[${index}]`)) }) };
+      const variant = await service.patchVariant(actorOf(request), request.params.id, patch, ifMatch(request.headers['if-match']));
       return withEtag(reply, variant.version).send({ variant, request_id: request.id });
     },
   );

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, preValidationHookHandler } from 'fastify';
 import { Type } from 'typebox';
-import type { Config } from '../../config.js';
+import type { Config, SandboxConfig } from '../../config.js';
 import { admitKey, admitKeyWithScope } from '../admission.js';
 import type { SandboxPrincipal } from '../auth.js';
 import type { SandboxCartService } from '../cart-service.js';
-import { IDEMPOTENCY_RETENTION_HOURS } from '../idempotency.js';
+import { cartLimitNote, idempotencyMismatchMessage, idempotencyRules, type IdempotencyTerms, type SandboxOperation } from '../operations.js';
 import { scenarioParameter, SCENARIOS, type Scenario } from '../scenarios.js';
 import { idempotencyKey } from '../schemas.js';
 import type { Scope } from '../scopes.js';
@@ -43,9 +43,34 @@ export function cartsFor(services: SandboxServices, request: FastifyRequest): Sa
   return services.carts.withScenario(scenarioOf(request));
 }
 
-export const IDEMPOTENCY_RULES = `Idempotency (scoped to the key, the method and the route with its parameters, however the path is spelled; for the shared public key also to the client IP): the first response is stored for ${IDEMPOTENCY_RETENTION_HOURS} h and replayed byte for byte with \`Idempotent-Replayed: true\`; the same Idempotency-Key with a different body is 422 sandbox_idempotency_mismatch; concurrent duplicates have exactly one effect. 400 answers and the failures of a Sandbox-Scenario are not stored.`;
+/** The idempotency rules in REST's terms: a header, the request body. */
+const REST_IDEMPOTENCY: IdempotencyTerms = { key: 'Idempotency-Key', input: 'body', otherInput: 'a different request body' };
 
-const IDEMPOTENCY_KEY_REUSED = 'This Idempotency-Key was already used with a different request body; use a new key for a new request.';
+/** The rules as REST clients meet them: the route's path however spelled, a byte-for-byte replay marked as one. */
+export const IDEMPOTENCY_RULES = `${idempotencyRules(REST_IDEMPOTENCY)} On REST the operation and its targets are the route with its parameters, however the path is spelled; a replay is the first response byte for byte, with \`Idempotent-Replayed: true\`.`;
+
+const IDEMPOTENCY_KEY_REUSED = idempotencyMismatchMessage(REST_IDEMPOTENCY);
+
+const HEADERS_BY_IDEMPOTENCY = { required: cartHeadersRequiringIdempotencyKey, optional: cartHeadersWithIdempotencyKey } as const;
+
+/**
+ * The parts of a route's schema that follow from its operation: names, scope, the
+ * idempotency header and the operation's own description, told in REST's terms.
+ */
+export function operationSchema(op: SandboxOperation, config: SandboxConfig) {
+  const access = op.scope === undefined ? '' : op.scopeRefusal === 403 ? `Needs ${op.scope}: without a key 401, with a key lacking the scope 403. ` : `Needs ${op.scope} (else 401). `;
+  const idempotency =
+    op.idempotency === undefined ? '' : ` Idempotency-Key is ${op.idempotency}. ${IDEMPOTENCY_RULES}`;
+  const limit = op.scope === undefined ? '' : ` ${cartLimitNote(config)}`;
+  return {
+    operationId: op.operationId,
+    tags: ['sandbox'],
+    summary: op.title,
+    description: `${access}${op.describe(config)}${idempotency}${limit}`,
+    security: op.scope === undefined ? [] : [{ sandboxBearer: [op.scope] }],
+    headers: op.idempotency === undefined ? cartHeaders : HEADERS_BY_IDEMPOTENCY[op.idempotency],
+  };
+}
 
 /** For routes whose body is optional: no body is validated (and defaulted) as `{}`; a JSON `null` is still refused. */
 export const optionalBody: preValidationHookHandler = async (request) => {
