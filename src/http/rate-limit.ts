@@ -2,7 +2,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpProblem } from './problem.js';
-import { redisStoreWithLocalFallback } from './rate-limit-store.js';
+import { LocalCountStore, redisStoreWithLocalFallback } from './rate-limit-store.js';
 
 export interface RateLimitRule {
   /** Names the counter; rules with different names never share a window. */
@@ -46,7 +46,7 @@ export const rateLimits = fp<RateLimitEvents>(
     await app.register(fastifyRateLimit, {
       global: false,
       skipOnError: true,
-      ...(redis && { store: redisStoreWithLocalFallback(redis, app.log, onStoreFallback) }),
+      store: redis ? redisStoreWithLocalFallback(redis, app.log, onStoreFallback) : LocalCountStore,
     });
 
     app.decorate('defineRateLimit', (rule: RateLimitRule): RateLimitCheck => {
