@@ -160,6 +160,8 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
         hostHeaderValidationResponse(webRequest, options.allowedHosts) ??
         originValidationResponse(webRequest, options.allowedHosts);
       if (rejected) return rejected;
+      // Before the SDK reads every message of it: refusing an unservable batch costs little.
+      if (Array.isArray(request.body)) refuseUnservableBatch(webRequest, request.body, options.batch);
       if (await isLegacyRequest(webRequest, request.body)) {
         const context = { request, reply };
         return Array.isArray(request.body) ? serveBatch(webRequest, context, request.body) : serveLegacy(webRequest, context, request.body);
@@ -187,26 +189,32 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
 type ServeMessage = (webRequest: Request, context: ToolContext, message: unknown) => Promise<Response>;
 
 /**
- * docs/decisions.md, MCP batches. A JSON-RPC batch is served under BATCH_REVISION only,
- * up to `batch.maxMessages` messages, each counted against the catalog window before any
- * runs. Its messages run one after another, one per event-loop turn, so a batch cannot
+ * docs/decisions.md, MCP batches: a batch is served under BATCH_REVISION only, of up to
+ * `batch.maxMessages` messages; any other is an invalid request.
+ */
+function refuseUnservableBatch(webRequest: Request, messages: unknown[], batch: McpBatchConfig): void {
+  const revision = batchRevision(webRequest, messages);
+  if (revision !== BATCH_REVISION) {
+    throw new HttpProblem(
+      400,
+      jsonRpcErrors.invalidRequestCode,
+      `This request speaks protocol revision ${revision}, which has no JSON-RPC batches (only ${BATCH_REVISION} has them): send one message per request.`,
+    );
+  }
+  if (messages.length > batch.maxMessages) {
+    throw new HttpProblem(400, jsonRpcErrors.invalidRequestCode, `A JSON-RPC batch holds at most ${batch.maxMessages} messages; this one has ${messages.length}.`);
+  }
+}
+
+/**
+ * docs/decisions.md, MCP batches. Every message of a servable batch (refuseUnservableBatch)
+ * counts against the catalog window before any runs. Its messages run one after another, one per event-loop turn, so a batch cannot
  * hold the process for longer than one call at a time; once their answers pass
  * `batch.maxAnswerBytes`, the call that passed the bound and every call after it are
  * answered with a refusal instead (those after it never run).
  */
 function batchServer({ rateLimit, batch }: McpEndpointOptions, serveMessage: ServeMessage) {
   return async (webRequest: Request, context: ToolContext, messages: unknown[]): Promise<Response> => {
-    const revision = batchRevision(webRequest, messages);
-    if (revision !== BATCH_REVISION) {
-      throw new HttpProblem(
-        400,
-        jsonRpcErrors.invalidRequestCode,
-        `This request speaks protocol revision ${revision}, which has no JSON-RPC batches (only ${BATCH_REVISION} has them): send one message per request.`,
-      );
-    }
-    if (messages.length > batch.maxMessages) {
-      throw new HttpProblem(400, jsonRpcErrors.invalidRequestCode, `A JSON-RPC batch holds at most ${batch.maxMessages} messages; this one has ${messages.length}.`);
-    }
     await rateLimit.more(context.request, context.reply, messages.length - 1);
     const answers: string[] = [];
     let bytes = 0;
@@ -233,7 +241,8 @@ function batchServer({ rateLimit, batch }: McpEndpointOptions, serveMessage: Ser
 function batchRevision(webRequest: Request, messages: unknown[]): string {
   const header = webRequest.headers.get('mcp-protocol-version');
   if (header !== null) return header.trim();
-  const initialize = messages.find((message) => (message as { method?: unknown }).method === 'initialize') as { params?: { protocolVersion?: unknown } } | undefined;
+  // Read before the SDK checks the messages' shape: any of them may be null or a number.
+  const initialize = messages.find((message) => (message as { method?: unknown } | null)?.method === 'initialize') as { params?: { protocolVersion?: unknown } | null } | undefined;
   const asked = initialize?.params?.protocolVersion;
   return typeof asked === 'string' ? asked : BATCH_REVISION;
 }

@@ -69,6 +69,19 @@ describe('MCP batches: protocol revisions', () => {
     assert.equal(response.statusCode, 400, response.body);
     assert.equal(response.json().error.code, -32600);
   });
+
+  it('a batch holding something other than JSON-RPC messages is 400, whatever its revision, never a 500', async () => {
+    for (const revision of [BATCH_REVISION, '', '2025-11-25']) {
+      const response = await holder.testApp.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        payload: '[null, 1, "initialize", {"method": "initialize", "params": null}]',
+        headers: { ...HEADERS, ...(revision && { 'mcp-protocol-version': revision }) },
+      });
+      assert.equal(response.statusCode, 400, `${revision}: ${response.body}`);
+      assert.equal(response.json().jsonrpc, '2.0');
+    }
+  });
 });
 
 describe('MCP batches: every message counts against the catalog window', () => {
