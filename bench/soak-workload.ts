@@ -9,19 +9,23 @@ import { mcpRequestInit } from '../test/support/mcp-json-rpc.js';
  * generator more than the requests it sends.
  */
 
-export const KINDS = ['catalog', 'sandbox', 'mcp-catalog', 'mcp-cart'] as const;
+export const KINDS = ['catalog', 'sandbox', 'mcp-catalog', 'mcp-cart', 'mcp-batch'] as const;
 /**
  * catalog: REST reads (list, next page, search, detail) in every market.
  * sandbox: complete REST flows, key to checkout.
  * mcp-catalog: tools/list, search_catalog and get_product on both MCP servers.
  * mcp-cart: complete flows over /mcp/sandbox, create_sandbox_key to checkout.
+ * mcp-batch: JSON-RPC batches (protocol revision 2025-03-26, within the default bounds) of
+ *   search_catalog, get_product and ping on both MCP servers.
  */
 export type Kind = (typeof KINDS)[number];
 /** The kinds whose iterations are whole flows, counted when they reach checkout. */
 export const FLOW_KINDS: readonly Kind[] = ['sandbox', 'mcp-cart'];
 
 /** How often a worker picks each kind for its next iteration; a flow is about eight requests. */
-const KIND_WEIGHTS: Record<Kind, number> = { catalog: 70, 'mcp-catalog': 15, sandbox: 8, 'mcp-cart': 7 };
+const KIND_WEIGHTS: Record<Kind, number> = { catalog: 66, 'mcp-catalog': 15, sandbox: 8, 'mcp-cart': 7, 'mcp-batch': 4 };
+/** Messages in one mcp-batch request: up to half the default MCP_BATCH_MAX_MESSAGES. */
+const MAX_BATCH_MESSAGES = 10;
 /** A request that takes longer counts as a transport error: the service has stalled. */
 const REQUEST_TIMEOUT_MS = 30_000;
 /** Failures described in the summary; the rest are only counted. */
@@ -249,6 +253,22 @@ const SCENARIOS: Record<Kind, Scenario> = {
     }
   },
 
+  async 'mcp-batch'(client, sample) {
+    const { country, locale } = pick(sample.markets);
+    const messages = Array.from({ length: 2 + randomInt(MAX_BATCH_MESSAGES - 1) }, (_, index) => {
+      const id = index + 1;
+      switch (randomInt(3)) {
+        case 0:
+          return { jsonrpc: '2.0', id, method: 'ping' };
+        case 1:
+          return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_catalog', arguments: { query: pick(sample.words), country, locale, limit: 1 + randomInt(PAGE_SIZE) } } };
+        default:
+          return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_product', arguments: { handle: pick(sample.handles), country, locale } } };
+      }
+    });
+    await client.batch('mcp-batch', pick(['/mcp', '/mcp/sandbox']), messages);
+  },
+
   async 'mcp-cart'(client, sample) {
     const key = await client.tool('mcp-cart', '/mcp/sandbox', 'create_sandbox_key', {}, undefined, requireField('access_token'));
     if (!key) return;
@@ -312,6 +332,23 @@ class LoadClient {
   /** A tools/call; the tool's structuredContent, or undefined as for `rest`. */
   tool(kind: Kind, endpoint: string, name: string, args: Record<string, unknown>, token?: string, read?: (content: any) => void): Promise<any> {
     return this.mcp(kind, endpoint, 'tools/call', { name, arguments: args }, token, read);
+  }
+
+  /** A JSON-RPC batch under protocol revision 2025-03-26; fails unless every message is answered without an error. */
+  batch(kind: Kind, endpoint: string, messages: { id: number; method: string }[]): Promise<any> {
+    const init = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-03-26' },
+      body: JSON.stringify(messages),
+    };
+    return this.send(kind, `${endpoint} batch of ${messages.length}`, endpoint, init, (text) => {
+      const answers = JSON.parse(text) as { id: number; error?: unknown; result?: { isError?: boolean } }[];
+      const ids = answers.map((answer) => answer.id).join(',');
+      if (ids !== messages.map((message) => message.id).join(',')) throw new Error(`batch answered ids ${ids}`);
+      const failed = answers.find((answer) => answer.error !== undefined || answer.result?.isError);
+      if (failed) throw new Error(`batch message failed: ${excerpt(JSON.stringify(failed))}`);
+      return answers;
+    });
   }
 
   completeFlow(kind: Kind): void {

@@ -53,8 +53,17 @@ export interface Config {
   requestTimeoutMs: number;
   /** Hostnames the MCP endpoints accept in Host and Origin headers (DNS-rebinding protection). */
   mcpAllowedHosts: string[];
+  /** What one JSON-RPC batch on an MCP endpoint may ask for (docs/decisions.md, MCP batches). */
+  mcpBatch: McpBatchConfig;
   sandbox: SandboxConfig;
   admin: AdminConfig;
+}
+
+export interface McpBatchConfig {
+  /** Messages per batch; the MCP SDK itself takes at most 100. */
+  maxMessages: number;
+  /** Bytes of answers per batch: the call whose answer passes it, and every call after it, are refused. */
+  maxAnswerBytes: number;
 }
 
 export interface CatalogCacheConfig {
@@ -158,6 +167,10 @@ export function loadConfig(env: Env = process.env): Config {
     catalogPollMs: read.integer('CATALOG_POLL_MS', 1000, 50, 3_600_000),
     requestTimeoutMs: read.integer('REQUEST_TIMEOUT_MS', 15_000, 1000, 300_000),
     mcpAllowedHosts: read.list('MCP_ALLOWED_HOSTS', defaultMcpHosts(host, publicBaseUrl)),
+    mcpBatch: {
+      maxMessages: read.integer('MCP_BATCH_MAX_MESSAGES', 20, 1, 100),
+      maxAnswerBytes: read.integer('MCP_BATCH_MAX_ANSWER_BYTES', 1024 * 1024, 1024, GIBIBYTE),
+    },
     sandbox: {
       enabled: read.boolean('SANDBOX_ENABLED', true),
       publicKey: read.string('SANDBOX_PUBLIC_KEY', 'sbx_test_public_catalog_read'),

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { limitInWords, type Config } from '../config.js';
 import type { RateLimitCheck } from '../http/rate-limit.js';
 import { addressMatcher } from '../lib/address-list.js';
@@ -33,7 +33,10 @@ export function defineCatalogRateLimit(app: FastifyInstance, limits: CatalogLimi
     message: `Rate limit exceeded: ${limits.trustedCatalogRateLimit} catalog requests per minute for this trusted client.`,
   });
   const isTrusted = addressMatcher(limits.trustedCatalogClients);
-  return (request, reply) => (isTrusted(request.ip) ? trusted : everyone)(request, reply);
+  const windowOf = (request: FastifyRequest) => (isTrusted(request.ip) ? trusted : everyone);
+  return Object.assign((request: FastifyRequest, reply: FastifyReply) => windowOf(request)(request, reply), {
+    more: (request: FastifyRequest, reply: FastifyReply, count: number) => windowOf(request).more(request, reply, count),
+  });
 }
 
 /** The limit as route descriptions and MCP server texts state it. */

@@ -5,8 +5,27 @@ import type { FastifyBaseLogger } from 'fastify';
 import { throttledWarning } from '../lib/throttled-warning.js';
 import type { SharedRedis } from '../redis/shared-redis.js';
 
-/** Clients tracked per instance while Redis is away (the plugin's default LRU size). */
+/** Clients tracked per instance without Redis (the plugin's default LRU size). */
 const LOCAL_CLIENTS = 5000;
+
+/**
+ * The plugin's in-memory store, answering each count with a copy of the counter. Its own
+ * LocalStore answers with the counter itself, which the plugin reads only after an
+ * await: counts made in the same tick (the calls of one JSON-RPC batch) all read the
+ * last one's total, so the calls that fitted were refused with the ones that did not.
+ */
+export class LocalCountStore implements FastifyRateLimitStore {
+  readonly #counters = new LocalStore(false, false, LOCAL_CLIENTS);
+
+  incr: FastifyRateLimitStore['incr'] = (key, callback, timeWindow, max) => {
+    this.#counters.incr(key, (error, result) => callback(error, result && { current: result.current, ttl: result.ttl }), timeWindow, max);
+  };
+
+  /** Every rule's keys already start with the rule's name, so all rules share one store. */
+  child(): FastifyRateLimitStore {
+    return this;
+  }
+}
 
 /**
  * Counts in Redis, so every instance shares one window per client (the increment and
@@ -22,7 +41,7 @@ export function redisStoreWithLocalFallback(
   const warn = throttledWarning(log, 'Redis rate-limit counters unavailable; counting on this instance until Redis answers');
   // Our rules use neither continueExceeding nor exponentialBackoff.
   const shared = new RedisStore(false, false, redis.commands, `${redis.keyPrefix}rate-limit:`);
-  const local = new LocalStore(false, false, LOCAL_CLIENTS);
+  const local = new LocalCountStore();
 
   return class RedisWithLocalFallbackStore implements FastifyRateLimitStore {
     incr: FastifyRateLimitStore['incr'] = (key, callback, timeWindow, max) => {

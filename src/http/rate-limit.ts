@@ -2,7 +2,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpProblem } from './problem.js';
-import { redisStoreWithLocalFallback } from './rate-limit-store.js';
+import { LocalCountStore, redisStoreWithLocalFallback } from './rate-limit-store.js';
 
 export interface RateLimitRule {
   /** Names the counter; rules with different names never share a window. */
@@ -17,7 +17,15 @@ export interface RateLimitRule {
 }
 
 /** Counts a request against a rule: sets the RateLimit headers, and throws a 429 past the limit. */
-export type RateLimitCheck = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+export interface RateLimitCheck {
+  (request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /**
+   * Counts `count` more requests at once (the other messages of a JSON-RPC batch): the
+   * headers then tell the window after all of them, and the 429 is thrown when they do
+   * not all fit, so that none of them is served.
+   */
+  more(request: FastifyRequest, reply: FastifyReply, count: number): Promise<void>;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -46,18 +54,22 @@ export const rateLimits = fp<RateLimitEvents>(
     await app.register(fastifyRateLimit, {
       global: false,
       skipOnError: true,
-      ...(redis && { store: redisStoreWithLocalFallback(redis, app.log, onStoreFallback) }),
+      store: redis ? redisStoreWithLocalFallback(redis, app.log, onStoreFallback) : LocalCountStore,
     });
 
     app.decorate('defineRateLimit', (rule: RateLimitRule): RateLimitCheck => {
-      if (rule.max <= 0) return async () => {};
+      if (rule.max <= 0) return Object.assign(async () => {}, { more: async () => {} });
       const limiter = app.createRateLimit({
         max: rule.max,
         timeWindow: rule.windowMs,
         keyGenerator: (request) => `${rule.name}:${rule.subject(request)}`,
       });
-      return async (request, reply) => {
-        const result = await limiter(request);
+      const count = async (request: FastifyRequest, reply: FastifyReply, times: number) => {
+        const results = await Promise.all(Array.from({ length: times }, () => limiter(request)));
+        // A count past the limit refuses them all; else the last count tells what is left.
+        const result =
+          results.find((next) => !next.isAllowed && next.isExceeded) ??
+          results.reduce((last, next) => (!next.isAllowed && !last.isAllowed && next.remaining < last.remaining ? next : last));
         if (result.isAllowed) return;
         const reset = Math.max(1, result.ttlInSeconds);
         reply.header('ratelimit-limit', result.max);
@@ -71,6 +83,9 @@ export const rateLimits = fp<RateLimitEvents>(
           });
         }
       };
+      return Object.assign((request: FastifyRequest, reply: FastifyReply) => count(request, reply, 1), {
+        more: (request: FastifyRequest, reply: FastifyReply, times: number) => (times > 0 ? count(request, reply, times) : Promise.resolve()),
+      });
     });
   },
   { name: 'rate-limits', dependencies: ['redis'] },

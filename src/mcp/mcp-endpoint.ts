@@ -7,8 +7,10 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
 } from '@modelcontextprotocol/server';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Type } from 'typebox';
+import type { McpBatchConfig } from '../config.js';
 import { CORS_REQUEST_HEADERS } from '../http/cors.js';
 import { useErrorSurface, type ErrorSurface } from '../http/error-surface.js';
 import { HttpProblem } from '../http/problem.js';
@@ -28,6 +30,9 @@ export interface McpEndpointOptions {
   corsOrigins: string[] | '*';
   /** Built once per process; every request's server binds them to that request. */
   tools: readonly ToolDefinition[];
+  /** The window every request already counted against once: a batch counts its other messages there. */
+  rateLimit: RateLimitCheck;
+  batch: McpBatchConfig;
 }
 
 /** Carries the Fastify exchange through the SDK's handler to the per-request server factory. */
@@ -64,13 +69,22 @@ const JsonRpcMessage = Type.Object(
 );
 
 /**
+ * The one protocol revision with JSON-RPC batches (2025-06-18 removed them), and the
+ * revision of a request that names none (the MCP-Protocol-Version header's default).
+ */
+export const BATCH_REVISION = '2025-03-26';
+
+/**
  * What the document shows as the body. It is not validated here: the SDK answers a
  * malformed message itself, with the JSON-RPC error the protocol names.
  */
-const JsonRpcBody = Type.Union([JsonRpcMessage, Type.Array(JsonRpcMessage, { minItems: 1, description: 'A JSON-RPC batch.' })], {
-  description: 'A JSON-RPC 2.0 message, or a batch of them (MCP Streamable HTTP).',
-  examples: [{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }],
-});
+const JsonRpcBody = Type.Union(
+  [JsonRpcMessage, Type.Array(JsonRpcMessage, { minItems: 1, description: `A JSON-RPC batch, under protocol revision ${BATCH_REVISION} only.` })],
+  {
+    description: 'A JSON-RPC 2.0 message, or a batch of them (MCP Streamable HTTP).',
+    examples: [{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }],
+  },
+);
 
 /** A Host header as RFC 9110 allows it: a name or IP literal and an optional port, no credentials. */
 const HOST_SHAPE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
@@ -120,16 +134,17 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
   // 2025-era requests are served here rather than by the handler's own stateless
   // fallback, which always answers over an SSE stream: a plain JSON answer costs a
   // fraction of that, and Streamable HTTP lets the server choose either.
-  const serveLegacy = async (webRequest: Request, request: FastifyRequest, reply: FastifyReply) => {
-    const server = serverFor({ request, reply });
+  const serveLegacy = async (webRequest: Request, context: ToolContext, message: unknown) => {
+    const server = serverFor(context);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(webRequest, { parsedBody: request.body });
+      return await transport.handleRequest(webRequest, { parsedBody: message });
     } finally {
       void server.close();
     }
   };
+  const serveBatch = batchServer(options, serveLegacy);
   app.addHook('onClose', async () => handler.close());
   const config = { cors: mcpCorsPolicy(options) };
 
@@ -147,13 +162,13 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
         'x-documented-body': JsonRpcBody,
         response: {
           200: {
-            description: 'The JSON-RPC answer: one JSON message, or an SSE stream of them (Streamable HTTP; the server chooses).',
+            description: 'The JSON-RPC answer: one JSON message (an array of them for a batch), or an SSE stream of them (Streamable HTTP; the server chooses).',
             content: { 'application/json': { schema: Type.Object({}, { additionalProperties: true }) }, 'text/event-stream': { schema: Type.String() } },
           },
           202: { description: 'A notification or a response was accepted; no body.', type: 'null' },
           '4xx': {
             description:
-              'A JSON-RPC error: 400 a body that is not JSON or not JSON-RPC, or a malformed Host; 403 a Host or Origin not allowed; 406 or 415 a wrong Accept or Content-Type; 429 the catalog rate limit (with RateLimit-* and Retry-After).',
+              'A JSON-RPC error: 400 a body that is not JSON or not JSON-RPC, a batch the protocol revision has no batches in or larger than allowed, or a malformed Host; 403 a Host or Origin not allowed; 406 or 415 a wrong Accept or Content-Type; 429 the catalog rate limit (with RateLimit-* and Retry-After).',
             content: { 'application/json': { schema: JsonRpcError } },
           },
         },
@@ -170,7 +185,12 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
         hostHeaderValidationResponse(webRequest, options.allowedHosts) ??
         originValidationResponse(webRequest, options.allowedHosts);
       if (rejected) return rejected;
-      if (await isLegacyRequest(webRequest, request.body)) return serveLegacy(webRequest, request, reply);
+      // Before the SDK reads every message of it: refusing an unservable batch costs little.
+      if (Array.isArray(request.body)) refuseUnservableBatch(webRequest, request.body, options.batch);
+      if (await isLegacyRequest(webRequest, request.body)) {
+        const context = { request, reply };
+        return Array.isArray(request.body) ? serveBatch(webRequest, context, request.body) : serveLegacy(webRequest, context, request.body);
+      }
       const authInfo: ExchangeAuthInfo = { token: '', clientId: 'mcp', scopes: [], extra: { context: { request, reply } } };
       return handler.fetch(webRequest, { parsedBody: request.body, authInfo });
     },
@@ -189,6 +209,81 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
       });
     },
   });
+}
+
+type ServeMessage = (webRequest: Request, context: ToolContext, message: unknown) => Promise<Response>;
+
+/**
+ * docs/decisions.md, MCP batches: a batch is served under BATCH_REVISION only, of up to
+ * `batch.maxMessages` messages; any other is an invalid request.
+ */
+function refuseUnservableBatch(webRequest: Request, messages: unknown[], batch: McpBatchConfig): void {
+  const revision = batchRevision(webRequest, messages);
+  if (revision !== BATCH_REVISION) {
+    throw new HttpProblem(
+      400,
+      jsonRpcErrors.invalidRequestCode,
+      `This request speaks protocol revision ${revision}, which has no JSON-RPC batches (only ${BATCH_REVISION} has them): send one message per request.`,
+    );
+  }
+  if (messages.length > batch.maxMessages) {
+    throw new HttpProblem(400, jsonRpcErrors.invalidRequestCode, `A JSON-RPC batch holds at most ${batch.maxMessages} messages; this one has ${messages.length}.`);
+  }
+}
+
+/**
+ * docs/decisions.md, MCP batches. Every message of a servable batch (refuseUnservableBatch)
+ * counts against the catalog window before any runs. Its messages run one after another, one per event-loop turn, so a batch cannot
+ * hold the process for longer than one call at a time; once their answers pass
+ * `batch.maxAnswerBytes`, the call that passed the bound and every call after it are
+ * answered with a refusal instead (those after it never run).
+ */
+function batchServer({ rateLimit, batch }: McpEndpointOptions, serveMessage: ServeMessage) {
+  return async (webRequest: Request, context: ToolContext, messages: unknown[]): Promise<Response> => {
+    await rateLimit.more(context.request, context.reply, messages.length - 1);
+    const answers: string[] = [];
+    let bytes = 0;
+    for (const [index, message] of messages.entries()) {
+      if (index > 0) await nextTurn();
+      if (bytes > batch.maxAnswerBytes) {
+        if (hasId(message)) answers.push(answerTooLarge(message.id, batch));
+        continue;
+      }
+      const response = await serveMessage(webRequest, context, message);
+      // The transport's refusals (Accept, Content-Type, protocol version) are the whole request's.
+      if (response.status >= 400) return response;
+      if (response.status === 202) continue;
+      const answer = await response.text();
+      bytes += Buffer.byteLength(answer) + 1;
+      answers.push(bytes > batch.maxAnswerBytes && hasId(message) ? answerTooLarge(message.id, batch) : answer);
+    }
+    if (answers.length === 0) return new Response(null, { status: 202 });
+    return new Response(`[${answers.join(',')}]`, { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+}
+
+/** The revision a batch speaks: its MCP-Protocol-Version header, else what its initialize asks for, else the header's default. */
+function batchRevision(webRequest: Request, messages: unknown[]): string {
+  const header = webRequest.headers.get('mcp-protocol-version');
+  if (header !== null) return header.trim();
+  // Read before the SDK checks the messages' shape: any of them may be null or a number.
+  const initialize = messages.find((message) => (message as { method?: unknown } | null)?.method === 'initialize') as { params?: { protocolVersion?: unknown } | null } | undefined;
+  const asked = initialize?.params?.protocolVersion;
+  return typeof asked === 'string' ? asked : BATCH_REVISION;
+}
+
+function hasId(message: unknown): message is { id: string | number } {
+  const { id } = message as { id?: unknown };
+  return typeof id === 'string' || typeof id === 'number';
+}
+
+function answerTooLarge(id: string | number, batch: McpBatchConfig): string {
+  const problem = new HttpProblem(
+    413,
+    'batch_answer_too_large',
+    `The answers of this batch passed ${batch.maxAnswerBytes} bytes before this message: send it again in a batch of its own or alone.`,
+  );
+  return JSON.stringify({ jsonrpc: '2.0', id, error: jsonRpcError(problem) });
 }
 
 /**

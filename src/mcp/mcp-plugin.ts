@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import { CONTRACT_VERSION } from '../http/openapi.js';
 import { catalogTools } from './catalog-tools.js';
 import { ToolSchemaCompiler } from './json-schema.js';
-import { mcpEndpoints, registerMcpEndpoint } from './mcp-endpoint.js';
+import { BATCH_REVISION, mcpEndpoints, registerMcpEndpoint } from './mcp-endpoint.js';
 import { KEY_NOTE, KEY_TRADE_OFF, MCP_IDEMPOTENCY, sandboxTools } from './sandbox-tools.js';
 import type { ToolDefinition } from './tool.js';
 import { KEY_LIFETIME_HOURS } from '../sandbox/keys.js';
@@ -53,8 +53,15 @@ export const mcpPlugin = fp<{ config: Config }>(
     const discovery = catalogTools(app.catalog, schemas);
     const cart = sandboxTools(app.sandbox, schemas);
     const sandbox = [...discovery, ...cart];
-    const common = { version: CONTRACT_VERSION, allowedHosts: config.mcpAllowedHosts, corsOrigins: config.corsOrigins };
-    const transport = `Streamable HTTP MCP endpoint (JSON-RPC 2.0), stateless: POST only (any other method is 405 with Allow: POST). Every request (initialize, tools/list, tools/call, ping, notifications) counts against the catalog rate limit (${catalogLimitInWords(config)}), one window per client IP shared with the catalog routes (GET /public/v1/...) and both MCP servers; past it the answer is HTTP 429 with RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and Retry-After and a JSON-RPC error. A body that is not JSON is HTTP 400 with the JSON-RPC parse error (-32700). Host and Origin must be allowed hosts (MCP_ALLOWED_HOSTS): a malformed Host is 400, another host 403.`;
+    const common = {
+      version: CONTRACT_VERSION,
+      allowedHosts: config.mcpAllowedHosts,
+      corsOrigins: config.corsOrigins,
+      rateLimit: app.catalogRateLimit,
+      batch: config.mcpBatch,
+    };
+    const { maxMessages, maxAnswerBytes } = config.mcpBatch;
+    const transport = `Streamable HTTP MCP endpoint (JSON-RPC 2.0), stateless: POST only (any other method is 405 with Allow: POST). Every request (initialize, tools/list, tools/call, ping, notifications; a batch of N messages as N requests) counts against the catalog rate limit (${catalogLimitInWords(config)}), one window per client IP shared with the catalog routes (GET /public/v1/...) and both MCP servers; past it the answer is HTTP 429 with RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and Retry-After and a JSON-RPC error. A body that is not JSON is HTTP 400 with the JSON-RPC parse error (-32700). Host and Origin must be allowed hosts (MCP_ALLOWED_HOSTS): a malformed Host is 400, another host 403. JSON-RPC batches (an array of messages) are served under protocol revision ${BATCH_REVISION} only (the MCP-Protocol-Version header; without it, the revision an initialize in the batch asks for, else ${BATCH_REVISION}); under any other revision a batch is HTTP 400 with the JSON-RPC invalid request error (-32600). A batch holds at most ${maxMessages} messages (more is HTTP 400, -32600); one larger than what is left of the client's window is HTTP 429 and none of it runs. Its messages run one after another, and once their answers pass ${maxAnswerBytes} bytes, the call that passed the bound and every call after it (which do not run) are answered with a JSON-RPC error (-32000, data.code batch_answer_too_large).`;
 
     await mcpEndpoints(app, app.catalogRateLimit, (scope) => {
       registerMcpEndpoint(scope, {

@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       catalogPollMs: 1000,
       requestTimeoutMs: 15_000,
       mcpAllowedHosts: ['localhost', '127.0.0.1', '[::1]'],
+      mcpBatch: { maxMessages: 20, maxAnswerBytes: 1024 * 1024 },
       sandbox: {
         enabled: true,
         publicKey: 'sbx_test_public_catalog_read',
