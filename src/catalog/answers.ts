@@ -4,7 +4,8 @@ import { serializeJson } from '../http/json-serializer.js';
 import { PreparedBody, type Caching } from '../http/prepared-body.js';
 import type { CatalogService, ListProductsInput, LookupInput, TaxonomyInput } from './catalog-service.js';
 import type { Market, MarketInput } from './market.js';
-import type { CatalogProduct, LiveCatalog, Region } from './read-model/live-catalog.js';
+import type { LiveCatalog } from './read-model/live-catalog.js';
+import type { CatalogProduct, Region } from './read-model/product.js';
 
 /**
  * Bytes of prepared answers kept, counted by their text: their gzip and Brotli forms, once

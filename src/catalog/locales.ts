@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import type { CatalogProduct, ProductText } from './read-model/live-catalog.js';
 
 /**
  * The locales the catalog serves (docs/decisions.md, Locales). Adding a locale is adding
@@ -14,11 +13,6 @@ export type Locale = (typeof LOCALES)[number];
  * catalog file requires them), so it is also what the other locales fall back to.
  */
 export const DEFAULT_LOCALE = 'en' satisfies Locale;
-
-/** A product's texts in the locale, or in the default locale where it has no translation. */
-export function textIn(product: CatalogProduct, locale: Locale): ProductText {
-  return product.texts[locale] ?? product.texts[DEFAULT_LOCALE]!;
-}
 
 /** A served locale, as `MarketContext.locale` and `list_markets` echo it. */
 export const LocaleCode = Type.Union(LOCALES.map((locale) => Type.Literal(locale)));

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { SKU_MAX_LENGTH } from './file/catalog-file-schema.js';
-import type { CatalogProduct, CatalogVariant, LiveCatalog } from './read-model/live-catalog.js';
+import type { LiveCatalog } from './read-model/live-catalog.js';
+import type { CatalogProduct, CatalogVariant } from './read-model/product.js';
 import { CatalogReadError } from './read-errors.js';
 
 /** docs/decisions.md, Batch lookup: the identifiers one lookup takes, of every kind together. */

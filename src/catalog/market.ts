@@ -1,6 +1,7 @@
 import { DEFAULT_LOCALE, LOCALES, type Locale } from './locales.js';
 import { CatalogReadError, type MarketParameter } from './read-errors.js';
-import type { LiveCatalog, Region } from './read-model/live-catalog.js';
+import type { LiveCatalog } from './read-model/live-catalog.js';
+import type { Region } from './read-model/product.js';
 
 export interface MarketInput {
   locale?: string | undefined;

@@ -1,7 +1,7 @@
-import { textIn } from './locales.js';
+import { textIn } from './read-model/product.js';
 import type { Market } from './market.js';
 import { availabilityOf, minorPriceIn, minorPriceRange, toMajorUnits, type Availability } from './read-model/pricing.js';
-import type { CatalogProduct, CatalogVariant, ProductImage } from './read-model/live-catalog.js';
+import type { CatalogProduct, CatalogVariant, ProductImage } from './read-model/product.js';
 import { titleIn, type Category, type Collection, type Taxonomy } from './taxonomy.js';
 
 export interface PublicPrice {

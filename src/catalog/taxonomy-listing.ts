@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Locale } from './locales.js';
-import type { LiveCatalog, Region } from './read-model/live-catalog.js';
+import type { LiveCatalog } from './read-model/live-catalog.js';
+import type { Region } from './read-model/product.js';
 import { slotFilter, type ProductFilter } from './read-model/product-filter.js';
 import type { SearchIndex } from './read-model/search-index.js';
 import { titleIn, type Taxonomy } from './taxonomy.js';

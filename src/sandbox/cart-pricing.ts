@@ -1,6 +1,7 @@
 import { DEFAULT_COUNTRY } from '../catalog/market.js';
 import { availabilityOf, minorPriceIn } from '../catalog/read-model/pricing.js';
-import type { LiveCatalog, Region } from '../catalog/read-model/live-catalog.js';
+import type { LiveCatalog } from '../catalog/read-model/live-catalog.js';
+import type { Region } from '../catalog/read-model/product.js';
 import type { CartContents, CartLine } from './cart-store.js';
 import { changedUnitPrice } from './scenarios.js';
 import type { ShippingRate } from './shipping.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LiveCatalog, type CatalogProduct } from '../../src/catalog/read-model/live-catalog.js';
+import { LiveCatalog } from '../../src/catalog/read-model/live-catalog.js';
+import { type CatalogProduct } from '../../src/catalog/read-model/product.js';
 import { rankProducts } from '../../src/catalog/read-model/query.js';
 
 const product = (id: string, title: string, day: number): CatalogProduct => ({

@@ -1,7 +1,7 @@
 import type { Db } from '../../store/database.js';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locales.js';
 import type { ServedDocument } from '../served-document.js';
-import type { CatalogProduct, ProductText, Region } from './live-catalog.js';
+import type { CatalogProduct, ProductText, Region } from './product.js';
 import type { StringPool } from './string-pool.js';
 import { Taxonomy, type Titles } from '../taxonomy.js';
 

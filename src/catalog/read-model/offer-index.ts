@@ -1,4 +1,4 @@
-import type { CatalogProduct, Region } from './live-catalog.js';
+import type { CatalogProduct, Region } from './product.js';
 import { availabilityOf, minorPriceIn, minorPriceRange } from './pricing.js';
 import type { SearchIndex } from './search-index.js';
 

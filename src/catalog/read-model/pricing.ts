@@ -1,4 +1,4 @@
-import type { CatalogProduct, CatalogVariant, Region } from './live-catalog.js';
+import type { CatalogProduct, CatalogVariant, Region } from './product.js';
 
 export type AvailabilityStatus = 'in_stock' | 'backorder' | 'out_of_stock';
 

@@ -1,7 +1,8 @@
 import type { CursorPosition, SortKey } from '../cursor.js';
 import type { Locale } from '../locales.js';
 import type { SortOrder } from '../query-schemas.js';
-import type { CatalogProduct, LiveCatalog, Region } from './live-catalog.js';
+import type { LiveCatalog } from './live-catalog.js';
+import type { CatalogProduct, Region } from './product.js';
 import { slotFilter, type ProductFilter } from './product-filter.js';
 import { compareServedOrder, firstIndexNotBefore, type Positioned } from './served-order.js';
 import { titleIn, WHOLE_WORDS_IN_TITLE } from './search-index.js';

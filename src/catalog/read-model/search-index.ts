@@ -1,6 +1,7 @@
 import SearchableMap from 'minisearch/SearchableMap';
-import { LOCALES, textIn, type Locale } from '../locales.js';
-import type { CatalogProduct } from './live-catalog.js';
+import { LOCALES, type Locale } from '../locales.js';
+import { textIn } from './product.js';
+import type { CatalogProduct } from './product.js';
 import { words } from './text.js';
 
 /** Title in the locale, falling back to the default locale, as it is served and searched. */

@@ -1,0 +1,67 @@
+import { DEFAULT_LOCALE, type Locale } from '../locales.js';
+
+/**
+ * The product types of the read model: what the live catalog holds, the indexes file and
+ * the queries read. In a module of their own so that the structures built over them
+ * (the live catalog, its indexes, pricing) do not import each other for their types.
+ */
+
+export interface Region {
+  readonly id: string;
+  readonly name: string;
+  readonly currency: string;
+  readonly countries: readonly string[];
+}
+
+export interface ProductText {
+  readonly title: string;
+  readonly description: string | null;
+}
+
+/**
+ * A variant as the catalog serves it, kept small: at 100,000 products there are about
+ * 600,000 of them. Repeated strings (option values, currencies, region ids) are shared.
+ */
+export interface CatalogVariant {
+  readonly id: string;
+  readonly sku: string;
+  readonly productId: string;
+  /** One value per option of the product, in the product's option order. */
+  readonly optionValues: readonly string[];
+  readonly manageInventory: boolean;
+  readonly inventoryQuantity: number;
+  readonly allowBackorder: boolean;
+  /**
+   * Flat pairs of key and minor-unit amount. The key is a currency code (upper case: the
+   * price for every region of that currency) or a region id (lower case: that region's
+   * price, which wins over the currency's).
+   */
+  readonly prices: readonly (string | number)[];
+}
+
+export interface CatalogProduct {
+  readonly id: string;
+  readonly handle: string;
+  readonly thumbnail: string | null;
+  /** `created_at` in milliseconds since the epoch: the served order compares it millions of times. */
+  readonly createdAtMs: number;
+  /** The default locale's text is always present. */
+  readonly texts: Readonly<Partial<Record<Locale, ProductText>>>;
+  readonly optionNames: readonly string[];
+  readonly variants: readonly CatalogVariant[];
+  /** Handles of the categories the product is in, as listed (not their ancestors). */
+  readonly categories: readonly string[];
+  readonly collection: string | null;
+  readonly tags: readonly string[];
+  readonly images: readonly ProductImage[];
+}
+
+export interface ProductImage {
+  readonly url: string;
+  readonly alt: string | null;
+}
+
+/** A product's texts in the locale, or in the default locale where it has no translation. */
+export function textIn(product: CatalogProduct, locale: Locale): ProductText {
+  return product.texts[locale] ?? product.texts[DEFAULT_LOCALE]!;
+}
