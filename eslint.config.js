@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 /**
  * The layers of README's "Project layout", as import paths each folder of src/ may not
  * use (gitignore-style patterns on the import specifier; imports are relative). Import
- * cycles are checked by dpdm in `npm run lint`.
+ * cycles, type-only ones included, are checked by dpdm in `npm run lint`.
  */
 const FEATURES = ['catalog', 'sandbox', 'mcp', 'operations', 'admin', 'portal'];
 const COMPOSITION = ['app', 'server', 'openapi-document'];
@@ -18,6 +18,9 @@ const layer = (folder, forbidden, message) => ({
 });
 const featureFolders = (names) => names.map((name) => `**/${name}/**`);
 const compositionModules = COMPOSITION.map((name) => `**/${name}.js`);
+const CATALOG_FORBIDDEN = [...featureFolders(['sandbox', 'mcp', 'operations', 'admin', 'portal']), ...compositionModules];
+/** Rooms of src/catalog, as import patterns: `../store/x.js`, `../../store/write/x.js`, `./store/x.js`. */
+const catalogRooms = (names) => names.flatMap((name) => [`**/${name}/**`, `./${name}/**`]);
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/'] },
@@ -38,18 +41,26 @@ export default tseslint.config(
       `src/${shared} is a shared layer: it knows no feature. Pass what it needs in from the feature or from app.ts.`,
     ),
   ),
-  layer('catalog', [...featureFolders(['sandbox', 'mcp', 'operations', 'admin', 'portal']), ...compositionModules], 'The catalog never imports the sandbox, MCP, operations, the admin API or the portal.'),
+  layer('catalog', CATALOG_FORBIDDEN, 'The catalog never imports the sandbox, MCP, operations, the admin API or the portal.'),
+  // Inside the catalog (README, Project layout): the vocabulary (model) and the file format
+  // know no layer above them; the store (the write protocol and the importer) knows no
+  // reader; the read model and the query rules never speak the REST contract.
+  layer('catalog/model', [...CATALOG_FORBIDDEN, ...catalogRooms(['file', 'store', 'read-model', 'queries', 'public-api'])], 'The catalog model is its vocabulary: it imports no other part of the catalog.'),
+  layer('catalog/file', [...CATALOG_FORBIDDEN, ...catalogRooms(['store', 'read-model', 'queries', 'public-api'])], 'The catalog file format knows neither the store, the read model nor the public API.'),
+  layer('catalog/store', [...CATALOG_FORBIDDEN, ...catalogRooms(['read-model', 'queries', 'public-api'])], 'The catalog store never imports the read model, the queries or the public API.'),
+  layer('catalog/read-model', [...CATALOG_FORBIDDEN, ...catalogRooms(['queries', 'public-api'])], 'The read model never imports the queries above it or the public API.'),
+  layer('catalog/queries', [...CATALOG_FORBIDDEN, ...catalogRooms(['public-api'])], 'The query rules never speak the REST contract: surfaces word their refusals.'),
   layer('sandbox', [...featureFolders(['mcp', 'operations', 'admin', 'portal']), ...compositionModules], 'The sandbox never imports MCP, operations, the admin API or the portal.'),
   layer('admin', [...featureFolders(['sandbox', 'mcp', 'operations', 'portal']), ...compositionModules], 'The admin API never imports the sandbox, MCP, operations or the portal.'),
   layer(
     'mcp',
-    [...featureFolders(['store', 'operations', 'admin', 'portal']), '**/*-store.js', '**/read-model/load-products.js', '**/catalog/write/**', ...compositionModules],
+    [...featureFolders(['store', 'operations', 'admin', 'portal']), '**/*-store.js', '**/read-model/load-products.js', ...compositionModules],
     'MCP reaches storage only through the catalog and sandbox services.',
   ),
   layer('operations', [...featureFolders(['mcp', 'portal']), ...compositionModules], 'Operations never imports MCP or the portal.'),
   layer(
     'portal',
-    [...featureFolders(['store', 'redis', 'sandbox', 'mcp', 'operations', 'admin']), '**/*-store.js', '**/read-model/**', '**/catalog/write/**', ...compositionModules],
+    [...featureFolders(['store', 'redis', 'sandbox', 'mcp', 'operations', 'admin']), '**/*-store.js', '**/read-model/**', ...compositionModules],
     'The developer portal reads the catalog service and the OpenAPI document only: no storage, sandbox internals, MCP, operations or admin API.',
   ),
   {

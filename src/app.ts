@@ -1,11 +1,11 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { adminPlugin } from './admin/admin-plugin.js';
 import { catalogPlugin } from './catalog/catalog-plugin.js';
-import { publicApiErrors } from './catalog/errors.js';
-import { catalogSchemas } from './catalog/schemas.js';
+import { publicApiErrors } from './catalog/public-api/errors.js';
+import { catalogSchemas } from './catalog/public-api/schemas.js';
 import { mcpPlugin } from './mcp/mcp-plugin.js';
 import { openApiDocument } from './openapi-document.js';
-import { seedEmptyStore } from './catalog/seed.js';
+import { seedEmptyStore } from './catalog/store/seed.js';
 import type { Config } from './config.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { compression } from './http/compression.js';

@@ -1,4 +1,4 @@
-import { malformedRequestResponse } from './catalog/routes/shared.js';
+import { malformedRequestResponse } from './catalog/public-api/routes/shared.js';
 import type { Config } from './config.js';
 import type { ApiDocument } from './http/openapi.js';
 

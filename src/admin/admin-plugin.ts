@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { catalogLimitInWords } from '../catalog/rate-limit.js';
+import { catalogLimitInWords } from '../catalog/public-api/rate-limit.js';
 import type { Config } from '../config.js';
 import { useErrorSurface } from '../http/error-surface.js';
 import { DOCUMENT_NOT_MODIFIED, separateOpenApiDocument } from '../http/openapi.js';

@@ -1,15 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuditEntry, CatalogWriter, CatalogWritten } from '../catalog/catalog-writer.js';
-import type { LockedCatalog } from '../catalog/locked-catalog.js';
+import type { AuditEntry, CatalogWriter, CatalogWritten } from '../catalog/store/catalog-writer.js';
+import type { LockedCatalog } from '../catalog/store/locked-catalog.js';
 import type { CatalogFileProduct, CatalogFileRegion } from '../catalog/file/catalog-file-schema.js';
-import type { ImportReport } from '../catalog/file/import-catalog.js';
-import { setInventory, setPrices, type InventoryRow, type PriceRow, type RowResult } from '../catalog/write/bulk.js';
-import { importCatalogFile } from '../catalog/file/import-catalog-file.js';
-import { deleteProduct, patchProduct, putProduct, type ProductPatch } from '../catalog/write/products.js';
-import { readProduct, readVariant, type StoredProduct } from '../catalog/write/read.js';
-import { putRegion, storedRegions, type RegionChange } from '../catalog/write/regions.js';
-import { patchVariant, type VariantPatch } from '../catalog/write/variants.js';
-import type { VersionCondition } from '../catalog/write/write-errors.js';
+import type { ImportReport } from '../catalog/store/import-catalog.js';
+import { setInventory, setPrices, type InventoryRow, type PriceRow, type RowResult } from '../catalog/store/write/bulk.js';
+import { importCatalogFile } from '../catalog/store/import-catalog-file.js';
+import { deleteProduct, patchProduct, putProduct, type ProductPatch } from '../catalog/store/write/products.js';
+import { readProduct, readVariant, type StoredProduct } from '../catalog/store/write/read.js';
+import { putRegion, storedRegions, type RegionChange } from '../catalog/store/write/regions.js';
+import { patchVariant, type VariantPatch } from '../catalog/store/write/variants.js';
+import type { VersionCondition } from '../catalog/store/write/write-errors.js';
 import { listAudit, type AuditQuery } from './audit.js';
 import { AdminProblem } from './errors.js';
 

@@ -27,7 +27,7 @@ function decodeCursor(cursor: string): Position {
 
 /**
  * Entries newest first, with the cursor of the next page (null on the last). The catalog's
- * writer records them (src/catalog/catalog-writer.ts), each with the change it belongs to.
+ * writer records them (src/catalog/store/catalog-writer.ts), each with the change it belongs to.
  */
 export async function listAudit(db: Kysely<Database>, query: AuditQuery) {
   let select = db.selectFrom('admin_audit').selectAll().orderBy('seq', 'desc').orderBy('position', 'desc').limit(query.limit + 1);

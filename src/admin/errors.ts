@@ -3,7 +3,7 @@ import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
 import type { ErrorSurface } from '../http/error-surface.js';
 import { HttpProblem } from '../http/problem.js';
 import { isStoreUnavailable } from '../store/store-unavailable.js';
-import { CatalogWriteError, type WriteRefusal } from '../catalog/write/write-errors.js';
+import { CatalogWriteError, type WriteRefusal } from '../catalog/store/write/write-errors.js';
 
 /** The admin API's error codes, each with the status it is answered with. */
 const STATUS_OF = {

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from 'typebox';
 import { CatalogFilePrice, CatalogFileProduct, CatalogFileRegion, CatalogFileVariant, MAX_VARIANT_PRICES } from '../catalog/file/catalog-file-schema.js';
-import { LOCALES, DEFAULT_LOCALE } from '../catalog/locales.js';
-import { BULK_MAX_ROWS } from '../catalog/write/bulk.js';
+import { LOCALES, DEFAULT_LOCALE } from '../catalog/model/locales.js';
+import { BULK_MAX_ROWS } from '../catalog/store/write/bulk.js';
 import { ADMIN_DOCUMENT_PATH, ADMIN_ERROR_CODES, AdminProblem } from './errors.js';
 
 /**

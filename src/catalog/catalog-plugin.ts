@@ -1,21 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
-import { CatalogAnswers } from './answers.js';
-import { CatalogChangeFeed } from './catalog-change-feed.js';
-import { CatalogWriter } from './catalog-writer.js';
-import { CatalogService } from './catalog-service.js';
-import { CursorCodec } from './cursor.js';
-import { publicApiErrors } from './errors.js';
+import { CatalogAnswers } from './public-api/answers.js';
+import { CatalogChangeFollower } from './read-model/change-follower.js';
+import { CatalogWriter } from './store/catalog-writer.js';
+import { CatalogService } from './queries/catalog-service.js';
+import { CursorCodec } from './queries/cursor.js';
+import { publicApiErrors } from './public-api/errors.js';
 import { useErrorSurface } from '../http/error-surface.js';
 import { deploymentSecret } from '../store/deployment-secrets.js';
-import { catalogLimitInWords, defineCatalogRateLimit } from './rate-limit.js';
+import { catalogLimitInWords, defineCatalogRateLimit } from './public-api/rate-limit.js';
 import { CatalogReadModel } from './read-model/read-model.js';
-import { getProductRoute } from './routes/get-product.js';
-import { listProductsRoute } from './routes/list-products.js';
-import { lookupProductsRoute } from './routes/lookup-products.js';
-import { catalogResponses } from './routes/shared.js';
-import { taxonomyRoutes } from './routes/taxonomy.js';
+import { getProductRoute } from './public-api/routes/get-product.js';
+import { listProductsRoute } from './public-api/routes/list-products.js';
+import { lookupProductsRoute } from './public-api/routes/lookup-products.js';
+import { catalogResponses } from './public-api/routes/shared.js';
+import { taxonomyRoutes } from './public-api/routes/taxonomy.js';
 import type { Store } from '../store/database.js';
 import type { RateLimitCheck } from '../http/rate-limit.js';
 
@@ -44,7 +44,7 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
     await readModel.load();
     readModel.startWatching(config.catalogPollMs);
     app.addHook('onClose', async () => readModel.stopWatching());
-    const changes = new CatalogChangeFeed(app.redis, readModel, app.log);
+    const changes = new CatalogChangeFollower(app.redis, readModel, app.log);
     changes.follow();
     app.decorate('catalogWriter', new CatalogWriter(store.db, { announce: (version) => changes.committed(version) }));
 

@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { announceCatalogChange } from '../catalog/catalog-change-feed.js';
-import { CatalogWriter } from '../catalog/catalog-writer.js';
+import { announceCatalogChange } from '../catalog/read-model/change-follower.js';
+import { CatalogWriter } from '../catalog/store/catalog-writer.js';
 import { openStore } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
-import { checkCatalogFile, importCatalogFile } from '../catalog/file/import-catalog-file.js';
-import { IMPORT_BATCH_SIZE } from '../catalog/file/import-catalog.js';
-import type { ImportProgress, ProgressOptions } from '../catalog/file/import-progress.js';
+import { checkCatalogFile, importCatalogFile } from '../catalog/store/import-catalog-file.js';
+import { IMPORT_BATCH_SIZE } from '../catalog/store/import-catalog.js';
+import type { ImportProgress, ProgressOptions } from '../catalog/store/import-progress.js';
 import { MAX_PROBLEMS } from '../catalog/file/validate-catalog-file.js';
 
 const USAGE = `Usage: npm run catalog:import -- FILE [--unpublish-missing] [--dry-run]

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { MAX_LOOKUP_IDENTIFIERS } from '../catalog/lookup.js';
-import { catalogLimitInWords } from '../catalog/rate-limit.js';
+import { MAX_LOOKUP_IDENTIFIERS } from '../catalog/queries/lookup.js';
+import { catalogLimitInWords } from '../catalog/public-api/rate-limit.js';
 import type { Config } from '../config.js';
 import { CONTRACT_VERSION } from '../http/openapi.js';
 import { catalogTools } from './catalog-tools.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { malformedRequestResponse } from '../catalog/routes/shared.js';
+import { malformedRequestResponse } from '../catalog/public-api/routes/shared.js';
 import type { ReadinessReport } from './readiness.js';
 
 const CheckState = Type.String({ enum: ['ok', 'failed'] });

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { Registry } from 'prom-client';
-import { malformedRequestResponse, rateLimitedResponse } from '../catalog/routes/shared.js';
+import { malformedRequestResponse, rateLimitedResponse } from '../catalog/public-api/routes/shared.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 

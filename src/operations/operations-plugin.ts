@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import fp from 'fastify-plugin';
-import { catalogLimitInWords } from '../catalog/rate-limit.js';
+import { catalogLimitInWords } from '../catalog/public-api/rate-limit.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/database.js';
 import { healthRoutes } from './health-routes.js';

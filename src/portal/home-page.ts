@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { MarketList } from '../catalog/catalog-service.js';
-import { errorResponse } from '../catalog/routes/shared.js';
+import type { MarketList } from '../catalog/queries/catalog-service.js';
+import { errorResponse } from '../catalog/public-api/routes/shared.js';
 import { appendVary } from '../http/prepared-body.js';
 import { prefersHtml } from './accept.js';
 import { html } from './html.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_COUNTRY } from '../catalog/market.js';
+import { DEFAULT_COUNTRY } from '../catalog/queries/market.js';
 import { availabilityOf, minorPriceIn } from '../catalog/read-model/pricing.js';
 import type { LiveCatalog } from '../catalog/read-model/live-catalog.js';
 import type { Region } from '../catalog/read-model/product.js';

@@ -1,11 +1,11 @@
-import { DEFAULT_LOCALE, type Locale } from '../catalog/locales.js';
+import { DEFAULT_LOCALE, type Locale } from '../catalog/model/locales.js';
 import { textIn } from '../catalog/read-model/product.js';
-import { marketContext, resolveMarket, type Market, type MarketContext } from '../catalog/market.js';
-import { CatalogReadError } from '../catalog/read-errors.js';
+import { marketContext, resolveMarket, type Market, type MarketContext } from '../catalog/queries/market.js';
+import { CatalogReadError } from '../catalog/read-model/read-errors.js';
 import { toMajorUnits } from '../catalog/read-model/pricing.js';
 import type { LiveCatalog } from '../catalog/read-model/live-catalog.js';
 import type { Region } from '../catalog/read-model/product.js';
-import { variantDisplayName } from '../catalog/render.js';
+import { variantDisplayName } from '../catalog/queries/render.js';
 import { newId } from '../lib/new-id.js';
 import type { Db } from '../store/database.js';
 import { requireScopeOr403, type SandboxPrincipal } from './auth.js';

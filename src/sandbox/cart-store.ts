@@ -1,4 +1,4 @@
-import type { Locale } from '../catalog/locales.js';
+import type { Locale } from '../catalog/model/locales.js';
 import type { Db } from '../store/database.js';
 import type { SandboxAddressInput } from './schemas.js';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_COUNTRY } from '../catalog/market.js';
+import { DEFAULT_COUNTRY } from '../catalog/queries/market.js';
 import type { SandboxConfig } from '../config.js';
 import { IDEMPOTENCY_RETENTION_HOURS } from './idempotency.js';
 import { KEY_LIFETIME_HOURS } from './keys.js';

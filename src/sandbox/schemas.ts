@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { DEFAULT_LOCALE, LOCALES } from '../catalog/locales.js';
-import { DEFAULT_COUNTRY } from '../catalog/market.js';
+import { DEFAULT_LOCALE, LOCALES } from '../catalog/model/locales.js';
+import { DEFAULT_COUNTRY } from '../catalog/queries/market.js';
 import { SANDBOX_ERROR_CODES } from './errors.js';
 import { KEY_LIFETIME_HOURS } from './keys.js';
 import { KEY_SCENARIOS, SCENARIOS } from './scenarios.js';

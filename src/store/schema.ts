@@ -53,7 +53,7 @@ export interface ProductTable {
   updated_at: string;
   /** Grows with every change to the product's own fields or texts; the admin API's ETag. */
   version: Generated<number>;
-  /** JSON: the product's texts, options and variants as read models load them (catalog/served-document.ts); null until first written. */
+  /** JSON: the product's texts, options and variants as read models load them (catalog/store/served-document.ts); null until first written. */
   served: Generated<string | null>;
   /** JSON array of category handles. */
   category_handles: Generated<string>;

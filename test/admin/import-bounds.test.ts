@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MAX_TEXT_LENGTH } from '../../src/catalog/file/catalog-file-stream.js';
-import { CatalogFileInvalid, checkCatalogFile } from '../../src/catalog/file/import-catalog-file.js';
-import type { ImportProgress } from '../../src/catalog/file/import-progress.js';
-import { MAX_CATALOG_CATEGORIES } from '../../src/catalog/taxonomy.js';
+import { CatalogFileInvalid, checkCatalogFile } from '../../src/catalog/store/import-catalog-file.js';
+import type { ImportProgress } from '../../src/catalog/store/import-progress.js';
+import { MAX_CATALOG_CATEGORIES } from '../../src/catalog/model/taxonomy.js';
 import { ERP_TOKEN, assertAdminError, withAdmin } from '../support/admin.js';
 import { catalog, category, product, tempDir, type TempDir } from '../support/catalog-builder.js';
 import { useTestApp } from '../support/test-app.js';

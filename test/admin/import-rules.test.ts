@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import pg from 'pg';
 import type { CatalogFile, CatalogFilePrice } from '../../src/catalog/file/catalog-file-schema.js';
 import { MAX_VARIANT_PRICES } from '../../src/catalog/file/catalog-file-schema.js';
-import { MAX_CATEGORY_DEPTH } from '../../src/catalog/taxonomy.js';
+import { MAX_CATEGORY_DEPTH } from '../../src/catalog/model/taxonomy.js';
 import { isStoreUnavailable } from '../../src/store/store-unavailable.js';
 import { catalog, category, product, REGIONS, skuVariants, variant } from '../support/catalog-builder.js';
 import { ERP_TOKEN, adminClient, assertAdminError, withAdmin } from '../support/admin.js';

@@ -3,9 +3,9 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CatalogFile, CatalogFileCategory } from '../../src/catalog/file/catalog-file-schema.js';
-import { CatalogFileInvalid, checkCatalogFile } from '../../src/catalog/file/import-catalog-file.js';
+import { CatalogFileInvalid, checkCatalogFile } from '../../src/catalog/store/import-catalog-file.js';
 import { validateCatalogFile, type CatalogFileProblem } from '../../src/catalog/file/validate-catalog-file.js';
-import { MAX_CATEGORY_DEPTH } from '../../src/catalog/taxonomy.js';
+import { MAX_CATEGORY_DEPTH } from '../../src/catalog/model/taxonomy.js';
 import { catalog, category, collection, product, tempDir, type TempDir } from '../support/catalog-builder.js';
 
 const TREE = [category('pantry', { titleIt: 'Dispensa' }), category('pasta', { parent: 'pantry' }), category('dried-pasta', { parent: 'pasta' })];

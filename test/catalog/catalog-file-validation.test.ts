@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { validateCatalogFile } from '../../src/catalog/file/validate-catalog-file.js';
-import { readCatalogFile } from '../../src/catalog/seed.js';
+import { readCatalogFile } from '../../src/catalog/store/seed.js';
 import { catalog, product, tempDir, variant, type TempDir } from '../support/catalog-builder.js';
 import { readDemoCatalog } from '../support/catalog-store.js';
 import { INVALID_CATALOG, INVALID_CATALOG_PROBLEMS } from '../support/invalid-catalog.js';

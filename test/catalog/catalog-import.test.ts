@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
-import { importCatalog } from '../../src/catalog/file/import-catalog.js';
+import { CatalogWriter } from '../../src/catalog/store/catalog-writer.js';
+import { importCatalog } from '../../src/catalog/store/import-catalog.js';
 import { assertProblem, getOk } from '../support/catalog-assertions.js';
 import { catalog, day, product, skuVariants, variant } from '../support/catalog-builder.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { importCatalog } from '../../src/catalog/file/import-catalog.js';
+import { importCatalog } from '../../src/catalog/store/import-catalog.js';
 import { pollUntil } from '../support/poll.js';
 import { catalog, day, product, variant } from '../support/catalog-builder.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
+import { CatalogWriter } from '../../src/catalog/store/catalog-writer.js';
 
 const POLL_LIMIT_MS = 3000;
 

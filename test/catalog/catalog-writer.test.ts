@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readCatalogVersion } from '../../src/catalog/change-log.js';
-import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
-import { putRegion } from '../../src/catalog/write/regions.js';
+import { readCatalogVersion } from '../../src/catalog/store/change-log.js';
+import { CatalogWriter } from '../../src/catalog/store/catalog-writer.js';
+import { putRegion } from '../../src/catalog/store/write/regions.js';
 import type { Db } from '../../src/store/database.js';
 import { product } from '../support/catalog-builder.js';
 import { dumpCatalog } from '../support/catalog-store.js';

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CatalogFile, CatalogFileCategory, CatalogFileProduct, CatalogFileVariant } from '../../src/catalog/file/catalog-file-schema.js';
-import { importCatalog } from '../../src/catalog/file/import-catalog.js';
+import { importCatalog } from '../../src/catalog/store/import-catalog.js';
 import { assertProblem, duplicates, getOk, walkCursor, walkOffset } from '../support/catalog-assertions.js';
 import { catalog, day, product, REGIONS, variant } from '../support/catalog-builder.js';
 import { McpTestClient } from '../support/mcp-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
+import { CatalogWriter } from '../../src/catalog/store/catalog-writer.js';
 
 /**
  * docs/decisions.md, Filters and sort: every filter and sort alone and combined with q,

@@ -2,17 +2,17 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CatalogFileInvalid, checkCatalogFile, importCatalogFile } from '../../src/catalog/file/import-catalog-file.js';
-import type { ImportProgress } from '../../src/catalog/file/import-progress.js';
+import { CatalogFileInvalid, checkCatalogFile, importCatalogFile } from '../../src/catalog/store/import-catalog-file.js';
+import type { ImportProgress } from '../../src/catalog/store/import-progress.js';
 import { MAX_PROBLEMS, validateCatalogFile } from '../../src/catalog/file/validate-catalog-file.js';
-import { readCatalogVersion } from '../../src/catalog/change-log.js';
-import { writeMissingServedDocuments, type ServedDocument } from '../../src/catalog/served-document.js';
+import { readCatalogVersion } from '../../src/catalog/store/change-log.js';
+import { writeMissingServedDocuments, type ServedDocument } from '../../src/catalog/store/served-document.js';
 import { getOk } from '../support/catalog-assertions.js';
 import { catalog, product, REGIONS, tempDir, variant, type TempDir } from '../support/catalog-builder.js';
 import { dumpCatalog, readDemoCatalog } from '../support/catalog-store.js';
 import { INVALID_CATALOG } from '../support/invalid-catalog.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
+import { CatalogWriter } from '../../src/catalog/store/catalog-writer.js';
 
 /** `count` products `bulk-0`, `bulk-1`..., one variant each (SKU `BULK-n`). */
 const bulk = (count: number, from = 0) =>

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CatalogFileProduct } from '../../src/catalog/file/catalog-file-schema.js';
-import { DEFAULT_LOCALE, LOCALES } from '../../src/catalog/locales.js';
+import { DEFAULT_LOCALE, LOCALES } from '../../src/catalog/model/locales.js';
 import { getOk } from '../support/catalog-assertions.js';
 import { day, product } from '../support/catalog-builder.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
-import { MAX_LOOKUP_IDENTIFIERS } from '../../src/catalog/lookup.js';
+import { MAX_LOOKUP_IDENTIFIERS } from '../../src/catalog/queries/lookup.js';
 import { ERP_TOKEN, adminClient, withAdmin } from '../support/admin.js';
 import { assertProblem, UUID } from '../support/catalog-assertions.js';
 import { catalog, day, product, skuVariants, variant } from '../support/catalog-builder.js';

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CatalogFile } from '../../src/catalog/file/catalog-file-schema.js';
-import { importCatalog } from '../../src/catalog/file/import-catalog.js';
+import { importCatalog } from '../../src/catalog/store/import-catalog.js';
 import { duplicates, getOk, walkCursor } from '../support/catalog-assertions.js';
 import { catalog, product } from '../support/catalog-builder.js';
 import { readDemoCatalog } from '../support/catalog-store.js';
 import type { ContractClient } from '../support/contract.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
+import { CatalogWriter } from '../../src/catalog/store/catalog-writer.js';
 
 const REPRICED = 'tuscan-extra-virgin-olive-oil';
 

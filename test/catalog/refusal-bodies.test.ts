@@ -8,7 +8,7 @@ const CURSOR_HINT = 'Send the next_cursor of the previous page unchanged, with t
 
 /**
  * The REST wording of every refusal of the read rules, word for word: the read rules
- * refuse with kinds (src/catalog/read-errors.ts) and REST words them as it always has.
+ * refuse with kinds (src/catalog/read-model/read-errors.ts) and REST words them as it always has.
  */
 describe('catalog refusals as REST words them', () => {
   const shared = useTestApp();

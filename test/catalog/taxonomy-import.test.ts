@@ -3,13 +3,13 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CatalogFile } from '../../src/catalog/file/catalog-file-schema.js';
-import { CatalogFileInvalid, importCatalogFile } from '../../src/catalog/file/import-catalog-file.js';
-import { importCatalog } from '../../src/catalog/file/import-catalog.js';
+import { CatalogFileInvalid, importCatalogFile } from '../../src/catalog/store/import-catalog-file.js';
+import { importCatalog } from '../../src/catalog/store/import-catalog.js';
 import { getOk } from '../support/catalog-assertions.js';
 import { catalog, category, collection, day, product, REGIONS, tempDir, type TempDir } from '../support/catalog-builder.js';
 import { dumpCatalog } from '../support/catalog-store.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
+import { CatalogWriter } from '../../src/catalog/store/catalog-writer.js';
 
 const IMAGE = (name: string) => `https://images.vetrina.example/products/${name}.jpg`;
 

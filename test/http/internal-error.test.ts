@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { errorResponse } from '../../src/catalog/routes/shared.js';
+import { errorResponse } from '../../src/catalog/public-api/routes/shared.js';
 import { assertProblem } from '../support/catalog-assertions.js';
 import type { ContractClient } from '../support/contract.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';

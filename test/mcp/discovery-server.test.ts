@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DEFAULT_LOCALE, LOCALES } from '../../src/catalog/locales.js';
-import { DEFAULT_COUNTRY } from '../../src/catalog/market.js';
+import { DEFAULT_LOCALE, LOCALES } from '../../src/catalog/model/locales.js';
+import { DEFAULT_COUNTRY } from '../../src/catalog/queries/market.js';
 import { McpTestClient } from '../support/mcp-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 

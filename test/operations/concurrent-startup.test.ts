@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pg from 'pg';
-import { DEMO_CATALOG_PATH, readCatalogFile } from '../../src/catalog/seed.js';
+import { DEMO_CATALOG_PATH, readCatalogFile } from '../../src/catalog/store/seed.js';
 import { needsPostgres, postgresUrl } from '../support/production-services.js';
 import { createDatabase, startTestApp, type TestApp } from '../support/test-app.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import pg from 'pg';
-import { DEMO_CATALOG_PATH, readCatalogFile } from '../../src/catalog/seed.js';
+import { DEMO_CATALOG_PATH, readCatalogFile } from '../../src/catalog/store/seed.js';
 import { catalog, product, tempDir } from '../support/catalog-builder.js';
 import { isolatedServerEnv, type IsolatedServerEnv } from '../support/isolated-server-env.js';
 import { pollUntil } from '../support/poll.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { CatalogFile } from '../../src/catalog/file/catalog-file-schema.js';
-import { DEMO_CATALOG_PATH } from '../../src/catalog/seed.js';
+import { DEMO_CATALOG_PATH } from '../../src/catalog/store/seed.js';
 import type { Db } from '../../src/store/database.js';
 
 const CATALOG_TABLES = [

@@ -1,10 +1,10 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { CatalogFileProduct } from '../../src/catalog/file/catalog-file-schema.js';
-import { importCatalog } from '../../src/catalog/file/import-catalog.js';
+import { importCatalog } from '../../src/catalog/store/import-catalog.js';
 import { GENERATED_REGIONS, generateProducts } from '../../tools/catalog-generator/catalog.js';
 import { catalog } from './catalog-builder.js';
 import { startTestApp } from './test-app.js';
-import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
+import { CatalogWriter } from '../../src/catalog/store/catalog-writer.js';
 
 /**
  * Run by test/catalog/live-catalog-stall.test.ts in a process of its own, so the delays

@@ -1,13 +1,13 @@
 import Fastify from 'fastify';
 import type { CatalogFileProduct, CatalogFileRegion } from '../../src/catalog/file/catalog-file-schema.js';
-import { importCatalog } from '../../src/catalog/file/import-catalog.js';
+import { importCatalog } from '../../src/catalog/store/import-catalog.js';
 import type { LiveCatalog } from '../../src/catalog/read-model/live-catalog.js';
 import { CatalogReadModel } from '../../src/catalog/read-model/read-model.js';
 import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { catalog, REGIONS } from './catalog-builder.js';
-import { CatalogWriter } from '../../src/catalog/catalog-writer.js';
+import { CatalogWriter } from '../../src/catalog/store/catalog-writer.js';
 
 /**
  * The read model's catalog of exactly these products, built as the app builds it (the

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { CatalogFileProduct } from '../../src/catalog/file/catalog-file-schema.js';
-import { checkCatalogFile } from '../../src/catalog/file/import-catalog-file.js';
+import { checkCatalogFile } from '../../src/catalog/store/import-catalog-file.js';
 import { GENERATED_CATEGORIES, generateCatalog } from '../../tools/catalog-generator/catalog.js';
 import { validateCatalogFile } from '../../src/catalog/file/validate-catalog-file.js';
 import { tempDir } from '../support/catalog-builder.js';

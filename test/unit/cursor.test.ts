@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { CursorCodec, MAX_CURSOR_LENGTH, type CursorPosition } from '../../src/catalog/cursor.js';
-import { CatalogReadError } from '../../src/catalog/read-errors.js';
+import { CursorCodec, MAX_CURSOR_LENGTH } from '../../src/catalog/queries/cursor.js';
+import type { CursorPosition } from '../../src/catalog/read-model/query.js';
+import { CatalogReadError } from '../../src/catalog/read-model/read-errors.js';
 
 const SECRET = Buffer.alloc(32, 7);
 const SCOPE = 'q=oil&locale=en&country=IT&currency=EUR';

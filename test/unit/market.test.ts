@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { marketContext, resolveMarket, type MarketInput } from '../../src/catalog/market.js';
-import { CatalogReadError, type ReadRefusal } from '../../src/catalog/read-errors.js';
+import { marketContext, resolveMarket, type MarketInput } from '../../src/catalog/queries/market.js';
+import { CatalogReadError, type ReadRefusal } from '../../src/catalog/read-model/read-errors.js';
 import type { LiveCatalog } from '../../src/catalog/read-model/live-catalog.js';
 import { product } from '../support/catalog-builder.js';
 import { liveCatalog } from '../support/live-catalog.js';

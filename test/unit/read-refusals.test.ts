@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { findIdentifiers, MAX_LOOKUP_IDENTIFIERS } from '../../src/catalog/lookup.js';
-import { CatalogReadError, type ReadRefusal } from '../../src/catalog/read-errors.js';
+import { findIdentifiers, MAX_LOOKUP_IDENTIFIERS } from '../../src/catalog/queries/lookup.js';
+import { CatalogReadError, type ReadRefusal } from '../../src/catalog/read-model/read-errors.js';
 import type { LiveCatalog } from '../../src/catalog/read-model/live-catalog.js';
 import { resolveFilter, type FilterInput } from '../../src/catalog/read-model/product-filter.js';
 import { product } from '../support/catalog-builder.js';
@@ -17,7 +17,7 @@ function assertRefused(read: () => unknown, refusal: ReadRefusal): void {
   });
 }
 
-describe('read refusals carry kinds (src/catalog/read-errors.ts)', () => {
+describe('read refusals carry kinds (src/catalog/read-model/read-errors.ts)', () => {
   let catalog: LiveCatalog;
   before(async () => {
     catalog = await liveCatalog([product('pesto')]);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Taxonomy, type Category } from '../../src/catalog/taxonomy.js';
+import { Taxonomy, type Category } from '../../src/catalog/model/taxonomy.js';
 
 /** `count` categories, each the parent of the next. */
 const chain = (count: number): Category[] =>

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
-import { BULK_MAX_ROWS, type RowResult } from '../../catalog/write/bulk.js';
+import { BULK_MAX_ROWS, type RowResult } from '../../catalog/store/write/bulk.js';
 import { BulkReport, errorResponses, InventoryBody, ok, priceSetting, PricesBody } from '../schemas.js';
 import { actorOf, security, type AdminRouteKit } from './shared.js';
 

@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { CatalogFile } from '../../catalog/file/catalog-file-schema.js';
-import type { ImportReport } from '../../catalog/file/import-catalog.js';
+import type { ImportReport } from '../../catalog/store/import-catalog.js';
 import { AdminProblem, adminSchemaError } from '../errors.js';
 import { errorResponses, ok } from '../schemas.js';
 import { actorOf, security, type AdminRouteKit } from './shared.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import type { VersionCondition } from '../../catalog/write/write-errors.js';
+import type { VersionCondition } from '../../catalog/store/write/write-errors.js';
 import { AdminProblem } from '../errors.js';
 import { AdminProduct, errorResponses, etagHeader, HandleParams, IfMatch, ok, ProductBody, ProductPatchBody, STALE } from '../schemas.js';
 import { actorOf, ifMatch, security, withEtag, type AdminRouteKit } from './shared.js';

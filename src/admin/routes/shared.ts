@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AdminConfig } from '../../config.js';
-import type { VersionCondition } from '../../catalog/write/write-errors.js';
+import type { VersionCondition } from '../../catalog/store/write/write-errors.js';
 import type { AdminService } from '../admin-service.js';
 import { AdminProblem } from '../errors.js';
 

@@ -1,7 +1,7 @@
 import { Type, type Static, type TOptional } from 'typebox';
-import { HANDLE_MAX_LENGTH, HANDLE_PATTERN } from '../handle.js';
-import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locales.js';
-import { MAX_CATALOG_CATEGORIES, MAX_CATALOG_COLLECTIONS, MAX_PRODUCT_CATEGORIES, MAX_PRODUCT_IMAGES, MAX_PRODUCT_TAGS, TAXONOMY_HANDLE_MAX_LENGTH } from '../taxonomy.js';
+import { HANDLE_MAX_LENGTH, HANDLE_PATTERN } from '../model/handle.js';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../model/locales.js';
+import { MAX_CATALOG_CATEGORIES, MAX_CATALOG_COLLECTIONS, MAX_PRODUCT_CATEGORIES, MAX_PRODUCT_IMAGES, MAX_PRODUCT_TAGS, TAXONOMY_HANDLE_MAX_LENGTH } from '../model/taxonomy.js';
 
 /**
  * The catalog file: what `npm run catalog:import` reads and `catalog:generate` writes.

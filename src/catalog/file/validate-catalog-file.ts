@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { CatalogFile, CatalogFileCategory, CatalogFileCollection, CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
-import { MAX_CATEGORY_DEPTH, misplacement } from '../taxonomy.js';
+import { MAX_CATEGORY_DEPTH, misplacement } from '../model/taxonomy.js';
 import { placeholderOf } from './catalog-file-stream.js';
 
 export interface CatalogFileProblem {

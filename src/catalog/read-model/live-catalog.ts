@@ -1,4 +1,4 @@
-import { EMPTY_TAXONOMY, type Taxonomy } from '../taxonomy.js';
+import { EMPTY_TAXONOMY, type Taxonomy } from '../model/taxonomy.js';
 import { OfferIndex } from './offer-index.js';
 import { sameClassification, sameSearchFields, SearchIndex } from './search-index.js';
 import type { CatalogProduct, CatalogVariant, Region } from './product.js';

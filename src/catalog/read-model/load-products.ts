@@ -1,9 +1,9 @@
 import type { Db } from '../../store/database.js';
-import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locales.js';
-import type { ServedDocument } from '../served-document.js';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../model/locales.js';
+import type { ServedDocument } from '../store/served-document.js';
 import type { CatalogProduct, ProductText, Region } from './product.js';
 import type { StringPool } from './string-pool.js';
-import { Taxonomy, type Titles } from '../taxonomy.js';
+import { Taxonomy, type Titles } from '../model/taxonomy.js';
 
 /** What products refer to: the regions (prices) and the taxonomy (categories and collections). */
 export async function loadDefinitions(db: Db): Promise<[Region[], Taxonomy]> {

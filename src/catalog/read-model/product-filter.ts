@@ -1,5 +1,5 @@
-import { CatalogReadError } from '../read-errors.js';
-import type { Taxonomy } from '../taxonomy.js';
+import { CatalogReadError } from './read-errors.js';
+import type { Taxonomy } from '../model/taxonomy.js';
 import type { RegionOffers } from './offer-index.js';
 import type { SearchIndex } from './search-index.js';
 import { fractionDigits } from './pricing.js';

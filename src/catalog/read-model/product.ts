@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE, type Locale } from '../locales.js';
+import { DEFAULT_LOCALE, type Locale } from '../model/locales.js';
 
 /**
  * The product types of the read model: what the live catalog holds, the indexes file and

@@ -1,12 +1,28 @@
-import type { CursorPosition, SortKey } from '../cursor.js';
-import type { Locale } from '../locales.js';
-import type { SortOrder } from '../query-schemas.js';
+import type { Locale } from '../model/locales.js';
 import type { LiveCatalog } from './live-catalog.js';
 import type { CatalogProduct, Region } from './product.js';
 import { slotFilter, type ProductFilter } from './product-filter.js';
 import { compareServedOrder, firstIndexNotBefore, type Positioned } from './served-order.js';
 import { titleIn, WHOLE_WORDS_IN_TITLE } from './search-index.js';
 import { words } from './text.js';
+
+/** The orders a list can be asked for (docs/decisions.md, Filters and sort). */
+export const SORT_ORDERS = ['relevance', 'newest', 'price_asc', 'price_desc', 'title'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+/**
+ * The first part of a product's place in an order: its relevance tier (0 without a
+ * query or in the newest order), its lowest price in minor units (negated in the
+ * descending order; `Infinity` for no price, which comes last), or its title key.
+ */
+export type SortKey = number | string;
+
+/** Where a page ended: the sort key of its last product, then what breaks ties. */
+export interface CursorPosition {
+  key: SortKey;
+  createdAt: string;
+  id: string;
+}
 
 /** A match at its place in the order: the product and its sort key. */
 export interface RankedMatch {

@@ -3,10 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { throttledWarning } from '../../lib/throttled-warning.js';
 import { chunks } from '../../store/chunks.js';
 import type { Db } from '../../store/database.js';
-import { changesAfter, readCatalogVersion } from '../change-log.js';
+import { changesAfter, readCatalogVersion } from '../store/change-log.js';
 import { LiveCatalog } from './live-catalog.js';
 import { loadAllProducts, loadDefinitions, loadProducts } from './load-products.js';
-import { writeMissingServedDocuments } from '../served-document.js';
+import { writeMissingServedDocuments } from '../store/served-document.js';
 import { StringPool } from './string-pool.js';
 
 /**

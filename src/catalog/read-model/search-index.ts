@@ -1,5 +1,5 @@
 import SearchableMap from 'minisearch/SearchableMap';
-import { LOCALES, type Locale } from '../locales.js';
+import { LOCALES, type Locale } from '../model/locales.js';
 import { textIn } from './product.js';
 import type { CatalogProduct } from './product.js';
 import { words } from './text.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * The live catalog: a version on every product and variant (optimistic concurrency for
- * the admin API), each product's served document (catalog/served-document.ts), the
+ * the admin API), each product's served document (catalog/store/served-document.ts), the
  * change log instances follow to update their read models product by product, and the
  * admin audit trail. Plus the indexes that reading and replacing
  * a few products at a time needs: without them each such read scanned every variant,
