@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { it } from 'node:test';
+import { SLOW_TEST_TIMEOUT_MS } from '../support/slow-test.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ROUNDS = 2;
@@ -13,7 +14,7 @@ const ROUNDS = 2;
  */
 const MAX_GROWTH_BYTES = 8 * 1024 * 1024;
 
-it('catalog answers are prepared once: re-reading 600 distinct pages in every coding leaves memory flat', { timeout: 240_000 }, async () => {
+it('catalog answers are prepared once: re-reading 600 distinct pages in every coding leaves memory flat', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ['--expose-gc', '--import', 'tsx', 'test/support/catalog-answers-memory.ts', String(ROUNDS)],

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { it } from 'node:test';
+import { SLOW_TEST_TIMEOUT_MS } from '../support/slow-test.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const REQUESTS = 2400;
@@ -13,7 +14,7 @@ const REQUESTS = 2400;
  */
 const MAX_GROWTH_BYTES = 12 * 1024 * 1024;
 
-it(`${REQUESTS} MCP requests (tools/list and tools/call on both servers) leave the heap flat`, { timeout: 240_000 }, async () => {
+it(`${REQUESTS} MCP requests (tools/list and tools/call on both servers) leave the heap flat`, { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ['--expose-gc', '--import', 'tsx', 'test/support/mcp-heap-growth.ts', String(REQUESTS)],

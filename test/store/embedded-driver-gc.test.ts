@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { SLOW_TEST_TIMEOUT_MS } from '../support/slow-test.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -11,7 +12,7 @@ test('the embedded store survives many queries, forced garbage collection and id
     // The embedded driver is what is tested, whatever profile the suite runs on.
     env: { ...process.env, DATABASE_URL: '' },
     encoding: 'utf8',
-    timeout: 120_000,
+    timeout: SLOW_TEST_TIMEOUT_MS,
   });
   const output = `${result.stdout}\n${result.stderr}`;
   assert.equal(result.signal, null, `the process was killed by ${result.signal}:\n${output}`);

@@ -1,22 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LiveCatalog } from '../../src/catalog/read-model/live-catalog.js';
-import { type CatalogProduct } from '../../src/catalog/read-model/product.js';
 import { rankProducts } from '../../src/catalog/read-model/query.js';
+import { catalogProduct } from '../support/catalog-product.js';
 
-const product = (id: string, title: string, day: number): CatalogProduct => ({
-  id,
-  handle: id,
-  thumbnail: null,
-  createdAtMs: Date.UTC(2025, 0, day),
-  texts: { en: { title, description: null } },
-  optionNames: [],
-  categories: [],
-  collection: null,
-  tags: [],
-  images: [],
-  variants: [{ id: `variant_${id}`, sku: id.toUpperCase(), productId: id, optionValues: [], manageInventory: false, inventoryQuantity: 0, allowBackorder: false, prices: ['EUR', 100] }],
-});
+const product = (id: string, title: string, day: number) => catalogProduct(id, { title, createdAtMs: Date.UTC(2025, 0, day) });
 const handles = (catalog: LiveCatalog, q: string) => {
   const ranking = rankProducts(catalog, [q], 'en');
   return ranking.range(0, ranking.count).map((match) => match.product.handle);

@@ -16,7 +16,7 @@ import { StringPool } from './string-pool.js';
  * 250 per slice on a quiet machine, and for up to 112 ms while other processes competed
  * for the cores; 100 keeps that well within tens of milliseconds.
  */
-const PRODUCTS_PER_SLICE = 100;
+export const PRODUCTS_PER_SLICE = 100;
 /** Products read at a time by a full build: one query each, parsed and indexed between turns of the event loop. */
 const PRODUCTS_PER_PAGE = 1000;
 /** Changes read from the log at a time. */
