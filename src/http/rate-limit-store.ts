@@ -21,9 +21,13 @@ export class LocalCountStore implements FastifyRateLimitStore {
     this.#counters.incr(key, (error, result) => callback(error, result && { current: result.current, ttl: result.ttl }), timeWindow, max);
   };
 
-  /** Every rule's keys already start with the rule's name, so all rules share one store. */
+  /**
+   * One store per rule, as the plugin's own LocalStore gives: the rules share no LRU, so
+   * thousands of catalog clients within a minute never evict the hour-long counts of
+   * key issuance.
+   */
   child(): FastifyRateLimitStore {
-    return this;
+    return new LocalCountStore();
   }
 }
 

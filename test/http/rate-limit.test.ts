@@ -122,3 +122,23 @@ describe('trusted storefront servers (CATALOG_TRUSTED_CLIENTS): a window of thei
     assert.match(document, /the catalog limit is 2 requests per client IP per minute; 5 per minute for each storefront server this deployment trusts/);
   });
 });
+
+describe('each rate limit keeps its own counters in memory (no Redis)', () => {
+  let testApp: TestApp;
+  before(async () => {
+    testApp = await startTestApp({ config: { catalogRateLimit: 120, sandbox: { keyRateLimit: 2 } } });
+  });
+  after(() => testApp.close());
+
+  it('thousands of catalog clients within the minute do not evict a client IP’s hour of key issuance', async () => {
+    const issue = () => testApp.app.inject({ method: 'POST', url: '/sandbox/v1/keys', remoteAddress: '10.9.9.9' });
+    assert.equal((await issue()).statusCode, 201);
+    assert.equal((await issue()).statusCode, 201);
+    // More distinct catalog clients than one in-memory store tracks (5,000).
+    for (let i = 0; i < 5_100; i++) {
+      const response = await testApp.app.inject({ url: LIST, remoteAddress: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` });
+      assert.equal(response.statusCode, 200);
+    }
+    assert.equal((await issue()).statusCode, 429, 'the key window still holds its two keys');
+  });
+});
