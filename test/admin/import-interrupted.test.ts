@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_TOKENS, ERP_TOKEN } from '../support/admin.js';
+import { ADMIN_TOKENS, ERP_TOKEN, withAdmin } from '../support/admin.js';
 import { catalog, product } from '../support/catalog-builder.js';
 import { isolatedServerEnv, type IsolatedServerEnv } from '../support/isolated-server-env.js';
 import { pollUntil } from '../support/poll.js';
 import { sample } from '../support/prometheus.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { startTestApp } from '../support/test-app.js';
 
 /** 16 batches of 500 products: the import is killed while it writes them. */
 const PRODUCTS = 8000;
@@ -72,6 +73,33 @@ describe('an import killed half-way (SIGKILL)', () => {
       assert.deepEqual(await uploads(tmp), []);
     } finally {
       await second.stop();
+    }
+  });
+});
+
+describe('uploads left behind, removed when a server starts', () => {
+  let tmp: string;
+  let previousTmpdir: string | undefined;
+  before(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'vetrina-tmp-'));
+    previousTmpdir = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+  });
+  after(async () => {
+    if (previousTmpdir === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previousTmpdir;
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  it('removes those of an earlier process with this pid (a restarted container) and keeps those of running processes', async () => {
+    const earlierLife = `vetrina-import-${process.pid}.0123456789ab-x1`;
+    const runningProcess = `vetrina-import-1.0123456789ab-x2`;
+    for (const name of [earlierLife, runningProcess]) await mkdir(path.join(tmp, name));
+    const testApp = await startTestApp(withAdmin({ catalog: [product('honey')] }));
+    try {
+      assert.deepEqual(await uploads(tmp), [runningProcess]);
+    } finally {
+      await testApp.close();
     }
   });
 });

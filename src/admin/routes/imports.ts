@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
@@ -5,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { CatalogFile } from '../../catalog/file/catalog-file-schema.js';
 import type { ImportReport } from '../../catalog/store/import-catalog.js';
@@ -38,18 +39,27 @@ const ImportAnswer = Type.Object({
 });
 
 /**
- * Where request bodies are spooled: a directory per upload, named after the process, so
- * that a server starting up can tell the uploads of processes that are gone (killed
- * mid-import, which removes nothing) from those of other servers on the machine.
+ * Where request bodies are spooled: a directory per upload, named after the process (its
+ * pid and a random id of this process's life), so that a server starting up can tell the
+ * uploads of processes that are gone (killed mid-import, which removes nothing) from
+ * those of other servers on the machine, and from those of an earlier process with the
+ * same pid (a restarted container's server is often pid 1 again).
  */
 const SPOOL_PREFIX = 'vetrina-import-';
-const SPOOLED_BY = new RegExp(`^${SPOOL_PREFIX}(\\d+)-`);
+const THIS_PROCESS = `${process.pid}.${randomBytes(6).toString('hex')}`;
+const SPOOLED_BY = new RegExp(`^${SPOOL_PREFIX}(\\d+)\\.([0-9a-f]+)-`);
 
-/** Removes the spooled uploads that processes no longer running left behind. */
-async function removeLeftoverUploads(): Promise<void> {
+/** Removes the spooled uploads that processes no longer running left behind; a directory it cannot remove is logged, never fatal. */
+async function removeLeftoverUploads(log: FastifyBaseLogger): Promise<void> {
   for (const name of await readdir(tmpdir())) {
-    const pid = Number(SPOOLED_BY.exec(name)?.[1]);
-    if (pid && !isRunning(pid)) await rm(path.join(tmpdir(), name), { recursive: true, force: true });
+    const match = SPOOLED_BY.exec(name);
+    if (!match) continue;
+    const pid = Number(match[1]);
+    const leftBehind = pid === process.pid ? `${match[1]}.${match[2]}` !== THIS_PROCESS : !isRunning(pid);
+    if (!leftBehind) continue;
+    await rm(path.join(tmpdir(), name), { recursive: true, force: true }).catch((error: unknown) =>
+      log.warn({ err: error, directory: name }, 'a leftover import upload could not be removed'),
+    );
   }
 }
 
@@ -83,7 +93,7 @@ export function importRoutes(app: FastifyInstance, { config, service }: AdminRou
     const removeSpooled = async (request: FastifyRequest) => (request.body as SpooledFile | undefined)?.remove();
     imports.addHook('onResponse', removeSpooled);
     imports.addHook('onRequestAbort', removeSpooled);
-    imports.addHook('onReady', removeLeftoverUploads);
+    imports.addHook('onReady', () => removeLeftoverUploads(imports.log));
 
     imports.post<{ Querystring: Static<typeof ImportQuery> }>(
       '/imports',
@@ -146,7 +156,7 @@ function invalidFile(error: unknown): AdminProblem | undefined {
 async function spool(payload: IncomingMessage, maxBytes: number): Promise<SpooledFile> {
   const tooLarge = () => new AdminProblem('PAYLOAD_TOO_LARGE', `The catalog file is larger than ${maxBytes} bytes.`, 'Raise ADMIN_IMPORT_MAX_BYTES, or import the file with the CLI.');
   if (Number(payload.headers['content-length']) > maxBytes) throw tooLarge();
-  const dir = await mkdtemp(path.join(tmpdir(), `${SPOOL_PREFIX}${process.pid}-`));
+  const dir = await mkdtemp(path.join(tmpdir(), `${SPOOL_PREFIX}${THIS_PROCESS}-`));
   const file: SpooledFile = { path: path.join(dir, 'catalog.json'), remove: () => rm(dir, { recursive: true, force: true }) };
   let received = 0;
   const limit = new Transform({
