@@ -10,7 +10,7 @@ import { BATCH_REVISION, mcpEndpoints, registerMcpEndpoint } from './mcp-endpoin
 import { KEY_NOTE, KEY_TRADE_OFF, MCP_IDEMPOTENCY, sandboxTools } from './sandbox-tools.js';
 import type { ToolDefinition } from './tool.js';
 import { KEY_LIFETIME_HOURS } from '../sandbox/keys.js';
-import { CART_OPERATIONS, cartLimitNote, idempotencyRules, SANDBOX_OPERATIONS } from '../sandbox/operations.js';
+import { CART_OPERATIONS, cartLimitNote, idempotencyRules, purchaseFlow } from '../sandbox/operations.js';
 import { cartLimitText } from '../sandbox/rate-limits.js';
 import { KEY_SCENARIOS, SCENARIO_LIST } from '../sandbox/scenarios.js';
 import { CHECKOUT_SCOPE } from '../sandbox/scopes.js';
@@ -35,9 +35,10 @@ const CART_RESULTS = `Cart tools answer the cart (SandboxCart in /openapi.json):
 
 function sandboxInstructions(config: Config, catalogTools: readonly ToolDefinition[]): string {
   const idempotent = CART_OPERATIONS.filter((op) => op.idempotency).map((op) => op.name);
+  const flow = purchaseFlow();
   const scenarios = SCENARIO_LIST.map(({ name, description }) => `\`${name}\`: ${description}`).join(' ');
   return `Vetrina sandbox: rehearse a purchase end to end. Everything here is simulated: no order, payment, customer or stock reservation is ever created, and checkout returns checkout_url null.
-Flow: ${SANDBOX_OPERATIONS.map((op) => op.name).join(' -> ')}, after finding a purchasable variant (availability.purchasable true and a price in your market) with the catalog tools (${catalogTools.map((tool) => tool.name).join(', ')}; they work with the shared public key or no key). Create the key (free, ${KEY_LIFETIME_HOURS} h; or POST /sandbox/v1/keys), then configure this MCP client to send "Authorization: Bearer <access_token>" on its requests to this server or, if it cannot set headers, pass the access_token as the sandbox_key argument of every cart tool. ${KEY_TRADE_OFF} ${KEY_NOTE} Call create_cart (currency ${shippingCurrenciesText(config.sandbox.shippingAmounts)}, where a catalog region sells it) with the country and locale you searched with. Checkout needs the ${CHECKOUT_SCOPE} scope; the only shipping option is ${STANDARD_SHIPPING_ID}.
+Flow: ${flow.steps.map((op) => op.name).join(' -> ')}; at any point along it: ${flow.anyTime.map((op) => `${op.name} (${op.title.toLowerCase()})`).join(', ')}. Start after finding a purchasable variant (availability.purchasable true and a price in your market) with the catalog tools (${catalogTools.map((tool) => tool.name).join(', ')}; they work with the shared public key or no key). Create the key (free, ${KEY_LIFETIME_HOURS} h; or POST /sandbox/v1/keys), then configure this MCP client to send "Authorization: Bearer <access_token>" on its requests to this server or, if it cannot set headers, pass the access_token as the sandbox_key argument of every cart tool. ${KEY_TRADE_OFF} ${KEY_NOTE} Call create_cart (currency ${shippingCurrenciesText(config.sandbox.shippingAmounts)}, where a catalog region sells it) with the country and locale you searched with. Checkout needs the ${CHECKOUT_SCOPE} scope; the only shipping option is ${STANDARD_SHIPPING_ID}.
 ${CART_RESULTS}
 Failures are tool errors whose JSON carries the same error strings as the REST API (sandbox_invalid_request naming the argument and the values it accepts, sandbox_unauthorized, sandbox_insufficient_scope with the scope, sandbox_not_found, sandbox_variant_not_purchasable, sandbox_cart_incomplete, sandbox_idempotency_mismatch, sandbox_rate_limited).
 Pass idempotency_key to ${idempotent.join(', ')} to make a call safe to retry. ${idempotencyRules(MCP_IDEMPOTENCY)}

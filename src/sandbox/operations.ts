@@ -194,6 +194,16 @@ export const SANDBOX_OPERATIONS: readonly SandboxOperation[] = [
   CHECKOUT,
 ];
 
+/**
+ * The purchase flow as its steps (each operation's `next`, from the key to checkout),
+ * and the operations a client may call at any point along it.
+ */
+export function purchaseFlow(): { steps: SandboxOperation[]; anyTime: SandboxOperation[] } {
+  const steps: SandboxOperation[] = [];
+  for (let op: SandboxOperation | undefined = CREATE_KEY; op; op = SANDBOX_OPERATIONS.find((candidate) => candidate.name === op!.next)) steps.push(op);
+  return { steps, anyTime: SANDBOX_OPERATIONS.filter((op) => !steps.includes(op)) };
+}
+
 /** The operations that act on a cart, and so need a key and count against the cart limit. */
 export const CART_OPERATIONS = SANDBOX_OPERATIONS.filter((op) => op.scope !== undefined);
 

@@ -270,6 +270,13 @@ describe('/mcp/sandbox: what an agent can act on', () => {
     assert.equal(unknown.data.error, 'sandbox_unauthorized');
   });
 
+  it('the instructions give the purchase flow as its steps, and the cart tools a client may call at any point as optional', async () => {
+    const agent = await connect();
+    const instructions = agent.client.getInstructions() ?? '';
+    assert.match(instructions, /Flow: create_sandbox_key -> create_cart -> add_to_cart -> set_shipping_address -> list_shipping_options -> select_shipping_option -> checkout;/);
+    assert.match(instructions, /at any point along it: get_cart \([^)]*\), update_cart_item \([^)]*\), remove_from_cart \([^)]*\)\./);
+  });
+
   it('tools and instructions tell the trade-off of a key in an argument', async () => {
     const agent = await connect();
     const { tools } = await agent.client.listTools();
