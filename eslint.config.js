@@ -64,6 +64,20 @@ export default tseslint.config(
     'The developer portal reads the catalog service and the OpenAPI document only: no storage, sandbox internals, MCP, operations or admin API.',
   ),
   {
+    // Only the catalog's writer makes a LockedCatalog (src/catalog/store/locked-catalog.ts).
+    files: ['src/**/*.ts'],
+    ignores: ['src/catalog/store/catalog-writer.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: ":matches(TSAsExpression, TSTypeAssertion) > TSTypeReference > Identifier[name='LockedCatalog']",
+          message: 'Only CatalogWriter.write makes a LockedCatalog: write the catalog through it.',
+        },
+      ],
+    },
+  },
+  {
     // The portal's browser script: plain JavaScript run by the browser, not by Node.
     files: ['src/portal/assets/**/*.js'],
     languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly', fetch: 'readonly' } },

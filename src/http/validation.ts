@@ -38,7 +38,8 @@ function createAjv(options: Options): Ajv {
     useDefaults: true,
     removeAdditional: false,
     allErrors: false,
-    // Each error carries the schema it broke, which the message describes (schema-errors.ts).
+    // Each error carries the schema it broke, which the message describes (schema-errors.ts),
+    // and the data it checked (a header error, every header): never log `error.validation`.
     verbose: true,
     discriminator: true,
     strict: false,

@@ -113,11 +113,12 @@ export class CatalogFileStream {
 }
 
 /**
- * Unknown members of an object that are kept (each is a problem the schema reports); the
- * others are dropped as they stream by. Only an unknown member makes an object grow: a
- * repeated one replaces the value before it.
+ * Unknown members of an object that are kept: one, enough for the schema to name the
+ * problem; the others are dropped as they stream by. Only an unknown member makes an
+ * object grow (a repeated one replaces the value before it), and each kept one becomes
+ * an error object of the validator, over up to 10,000 categories and collections.
  */
-const MAX_UNKNOWN_MEMBERS = 100;
+const MAX_UNKNOWN_MEMBERS = 1;
 
 /** The part of a JSON Schema that bounds a value while it streams by. */
 interface Bounds {
