@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
+import { loadConfig } from '../src/config.js';
 import { buildService, generateCatalog, percentileMs, pinToSeparateCpus, startNodeProcess, type RunningProcess } from './service-process.js';
 
 /**
@@ -14,13 +15,15 @@ import { buildService, generateCatalog, percentileMs, pinToSeparateCpus, startNo
  * as its window allows (after a 429, again when Retry-After says). Reports the attacker's answers by status and when its first 429
  * came, and the victim's latencies in both runs. Exits 1 when the victim's /healthz p99
  * reaches 50 ms or its catalog p50 grows past 1.5 times the run without the attacker.
- * Usage: npm run bench:attack -- [--products 10000] [--seconds 20] [--batch 100] [--attackers 4]
+ * Usage: npm run bench:attack -- [--products 10000] [--seconds 20] [--batch N] [--attackers 4]
+ * `--batch` defaults to the largest batch the server serves (MCP_BATCH_MAX_MESSAGES), so the
+ * calls run; a larger one shows the refusal path.
  */
 const { values } = parseArgs({
   options: {
     products: { type: 'string', default: '10000' },
     seconds: { type: 'string', default: '20' },
-    batch: { type: 'string', default: '100' },
+    batch: { type: 'string', default: String(loadConfig({}).mcpBatch.maxMessages) },
     attackers: { type: 'string', default: '4' },
   },
 });
