@@ -57,6 +57,7 @@ export class WebhookService {
   #timer: NodeJS.Timeout | undefined;
   #round: Promise<void> | undefined;
   #running = false;
+  #stopped: Promise<void> | undefined;
 
   constructor(options: WebhookServiceOptions) {
     this.#db = options.db;
@@ -136,12 +137,15 @@ export class WebhookService {
     this.#schedule(0);
   }
 
-  /** Stops the rounds, waits for the one under way (its attempts are bounded by their time-out), and closes the connections. */
-  async stop(): Promise<void> {
-    this.#running = false;
-    clearTimeout(this.#timer);
-    await this.#round;
-    await this.#outbound.close();
+  /** Stops the rounds, waits for the one under way (its attempts are bounded by their time-out), and closes the connections; once. */
+  stop(): Promise<void> {
+    this.#stopped ??= (async () => {
+      this.#running = false;
+      clearTimeout(this.#timer);
+      await this.#round;
+      await this.#outbound.close();
+    })();
+    return this.#stopped;
   }
 
   #wake(): void {
