@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CatalogWriter } from '../../src/catalog/store/catalog-writer.js';
+import { deliveryRow } from '../../src/delivery/subscriptions.js';
 import { loadConfig } from '../../src/config.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { adminClient, withAdmin } from '../support/admin.js';
 import { product, tempDir } from '../support/catalog-builder.js';
 import { needsProductionServices } from '../support/production-services.js';
-import { createDatabase, startTestApp, type TestApp } from '../support/test-app.js';
+import { createDatabase, startTestApp, useTestApp, type TestApp } from '../support/test-app.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { changeProduct, subscribe, waitForDeliveries, webhookSettings } from '../support/webhooks.js';
 
@@ -132,3 +133,31 @@ describe('the change log keeps what the dispatcher has not consumed', () => {
   });
 });
 
+
+describe('a delivery whose instance died', () => {
+  const testApp = useTestApp(withAdmin({ catalog: CATALOG, config: { webhooks: webhookSettings() } }));
+  let receiver: WebhookReceiver;
+  before(async () => {
+    receiver = await startReceiver();
+  });
+  after(() => receiver.close());
+
+  it('is sent by another instance once its lease has passed, and not before', async () => {
+    const admin = adminClient(testApp);
+    const { id } = await subscribe(admin, receiver.url);
+    const { db } = testApp.store;
+    const now = Date.now();
+    const leased = (eventId: string, leaseUntil: number) => ({
+      ...deliveryRow(id, { id: eventId, type: 'webhook.test', timestamp: new Date(now).toISOString(), catalog_version: null, data: {} }, new Date(now).toISOString()),
+      lease_until: new Date(leaseUntil).toISOString(),
+      leased_by: 'instance_that_died',
+    });
+    await db.insertInto('webhook_deliveries').values([leased('evt_expired', now - 1000), leased('evt_held', now + 3_600_000)]).execute();
+    const deliveries = await waitForDeliveries(admin, id, (list) => list.some((entry) => entry.event_id === 'evt_expired' && entry.status === 'delivered'));
+    assert.deepEqual(
+      deliveries.map((entry) => [entry.event_id, entry.status]).sort(),
+      [['evt_expired', 'delivered'], ['evt_held', 'pending']],
+    );
+    assert.deepEqual(receiver.requests.map((request) => request.headers['webhook-id']), ['evt_expired']);
+  });
+});
