@@ -153,3 +153,12 @@ export async function recentDeliveries(db: Kysely<Database>, subscriptionId: str
     .execute();
   return rows.map(delivery);
 }
+
+/** How long delivered and given-up deliveries are kept for GET .../deliveries. */
+export const DELIVERY_RETENTION_MS = 7 * 24 * 3_600_000;
+
+/** Deletes the deliveries older than the retention that are no longer pending (one index range on `created_at`). */
+export async function pruneDeliveries(db: Kysely<Database>, now: Date): Promise<void> {
+  const cutoff = new Date(now.getTime() - DELIVERY_RETENTION_MS).toISOString();
+  await db.deleteFrom('webhook_deliveries').where('created_at', '<', cutoff).where('status', '<>', 'pending').execute();
+}

@@ -16,6 +16,7 @@ import {
   getSubscription,
   listSubscriptions,
   pauseSubscription,
+  pruneDeliveries,
   recentDeliveries,
   resumeSubscription,
   delivery,
@@ -162,10 +163,11 @@ export class WebhookService {
     }, delayMs);
   }
 
-  /** Dispatches until no entry waits, then sends what is due. */
+  /** Dispatches until no entry waits, sends what is due, and drops deliveries past their retention. */
   async #runRound(): Promise<void> {
     try {
       while (this.#running && (await dispatch(this.#db, this.#source, this.#clock())) > 0);
+      await pruneDeliveries(this.#db, this.#clock());
       if (this.#running) await sendDue(this.#db, { config: this.#config, outbound: this.#outbound, instance: this.#instance, clock: this.#clock, onAttempt: this.#onAttempt });
     } catch (error) {
       this.#warn(error);

@@ -2,15 +2,16 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CatalogWriter } from '../../src/catalog/store/catalog-writer.js';
-import { deliveryRow } from '../../src/delivery/subscriptions.js';
+import { DELIVERY_RETENTION_MS, deliveryRow } from '../../src/delivery/subscriptions.js';
 import { loadConfig } from '../../src/config.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { adminClient, withAdmin } from '../support/admin.js';
 import { product, tempDir } from '../support/catalog-builder.js';
+import { pollUntil } from '../support/poll.js';
 import { needsProductionServices } from '../support/production-services.js';
 import { createDatabase, startTestApp, useTestApp, type TestApp } from '../support/test-app.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { changeProduct, subscribe, waitForDeliveries, webhookSettings } from '../support/webhooks.js';
+import { changeProduct, DELIVERED_WITHIN_MS, subscribe, waitForDeliveries, webhookSettings } from '../support/webhooks.js';
 
 const CATALOG = [product('olive-oil'), product('sourdough')];
 
@@ -159,5 +160,26 @@ describe('a delivery whose instance died', () => {
       [['evt_expired', 'delivered'], ['evt_held', 'pending']],
     );
     assert.deepEqual(receiver.requests.map((request) => request.headers['webhook-id']), ['evt_expired']);
+  });
+});
+
+describe('delivery retention', () => {
+  const testApp = useTestApp(withAdmin({ catalog: CATALOG, config: { webhooks: webhookSettings() } }));
+
+  it('drops delivered and given-up deliveries older than the retention; keeps newer ones and pending ones', async () => {
+    const admin = adminClient(testApp);
+    const { id } = await subscribe(admin, 'https://receiver.example/hook');
+    // Paused: its pending delivery is not attempted, so it stays pending.
+    await admin('POST', `/admin/v1/webhooks/${id}/pause`);
+    const { db } = testApp.store;
+    const row = (eventId: string, ageMs: number, status: 'pending' | 'delivered' | 'failed') => {
+      const at = new Date(Date.now() - ageMs).toISOString();
+      return { ...deliveryRow(id, { id: eventId, type: 'webhook.test', timestamp: at, catalog_version: null, data: {} }, at), status };
+    };
+    const old = DELIVERY_RETENTION_MS + 3_600_000;
+    await db.insertInto('webhook_deliveries').values([row('evt_old_delivered', old, 'delivered'), row('evt_old_failed', old, 'failed'), row('evt_old_pending', old, 'pending'), row('evt_new', 60_000, 'delivered')]).execute();
+    const eventIds = async () => (await db.selectFrom('webhook_deliveries').select('event_id').orderBy('event_id').execute()).map((entry) => entry.event_id);
+    const { value } = await pollUntil(eventIds, (ids) => ids.length === 2, DELIVERED_WITHIN_MS);
+    assert.deepEqual(value, ['evt_new', 'evt_old_pending']);
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { WebhookConfig } from '../../config.js';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../delivery/events.js';
+import { DELIVERY_RETENTION_MS } from '../../delivery/subscriptions.js';
 import { AdminProblem } from '../errors.js';
 import { errorResponses, ok } from '../schemas.js';
 import { actorOf, security, type AdminRouteKit } from './shared.js';
@@ -216,7 +217,7 @@ export function webhookRoutes(app: FastifyInstance, { webhooks, webhookConfig }:
         operationId: 'adminListWebhookDeliveries',
         tags: ['webhooks'],
         summary: 'Recent deliveries of a webhook',
-        description: `Its newest deliveries first, with their status, attempts, last status code and error, and times. ${retries}`,
+        description: `Its newest deliveries first, with their status, attempts, last status code and error, and times; delivered and given-up deliveries are kept ${DELIVERY_RETENTION_MS / 86_400_000} days. ${retries}`,
         security,
         params: WebhookParams,
         querystring: DeliveriesQuery,

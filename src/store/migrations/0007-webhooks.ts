@@ -44,13 +44,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('delivered_at', 'text')
     .addUniqueConstraint('webhook_deliveries_event_uq', ['subscription_id', 'event_id'])
     .execute();
-  // Instances look for due deliveries; the admin API lists a subscription's newest.
+  // Instances look for due deliveries and prune old ones; the admin API lists a subscription's newest.
   await db.schema.createIndex('webhook_deliveries_due_idx').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+  await db.schema.createIndex('webhook_deliveries_created_idx').on('webhook_deliveries').column('created_at').execute();
   await db.schema.createIndex('webhook_deliveries_subscription_idx').on('webhook_deliveries').columns(['subscription_id', 'created_at']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('webhook_deliveries_subscription_idx').execute();
+  await db.schema.dropIndex('webhook_deliveries_created_idx').execute();
   await db.schema.dropIndex('webhook_deliveries_due_idx').execute();
   await db.schema.dropTable('webhook_deliveries').execute();
   await db.schema.dropTable('webhook_subscriptions').execute();
