@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { chunks } from '../store/chunks.js';
 import type { Database } from '../store/schema.js';
 
 /** The events a subscription can ask for. */
@@ -52,11 +53,57 @@ export interface EventSource {
 }
 
 /**
- * The catalog change log as an event source. Each change names the products it touched;
- * each becomes a `product.updated` event. Event ids follow from the change and the
- * product's place in it, so consuming a change again (a dispatch that did not commit)
- * makes the same events.
+ * What one catalog change did to one product: the shape of the change log's per-product
+ * details. Until the log records them, a change is known only by the products it touched
+ * (`touched` below).
  */
+export interface ProductChangeDetails {
+  product_id: string;
+  handle: string | null;
+  kinds: ('created' | 'content' | 'price' | 'availability' | 'published' | 'withdrawn' | 'deleted')[];
+  prices: { variant_id: string; sku: string; key: string; old: number | null; new: number | null }[];
+  availability: { variant_id: string; sku: string; old: string | null; new: string | null }[];
+}
+
+const PRODUCT_EVENT_OF_KIND: Partial<Record<ProductChangeDetails['kinds'][number], EventType>> = {
+  created: 'product.created',
+  content: 'product.updated',
+  published: 'product.published',
+  withdrawn: 'product.withdrawn',
+  deleted: 'product.deleted',
+};
+
+/**
+ * The events of catalog change `seq`, in the order of its products and, per product, of
+ * its kinds, then its prices, then its availability (prices and availability are
+ * per-variant events of their own). Ids follow from the change and the event's place in
+ * it, so consuming a change again (a dispatch that did not commit) makes the same events.
+ */
+export function catalogChangeEvents(seq: number, changedAt: string, products: readonly ProductChangeDetails[]): WebhookEvent[] {
+  const events: Omit<WebhookEvent, 'id' | 'timestamp' | 'catalog_version'>[] = products.flatMap((details) => {
+    const product = { product_id: details.product_id, handle: details.handle };
+    return [
+      ...details.kinds.flatMap((kind) => {
+        const type = PRODUCT_EVENT_OF_KIND[kind];
+        return type ? [{ type, data: product }] : [];
+      }),
+      ...details.prices.map((price) => ({ type: 'variant.price_changed' as const, data: { ...product, ...price } })),
+      ...details.availability.map((availability) => ({ type: 'variant.availability_changed' as const, data: { ...product, ...availability } })),
+    ];
+  });
+  return events.map((event, index) => ({ id: `evt_${seq}_${index}`, timestamp: changedAt, catalog_version: seq, ...event }));
+}
+
+/** A change known only by the products it touched: each was updated, under the handle it has now (null once deleted). */
+async function touched(db: Kysely<Database>, productIds: string[]): Promise<ProductChangeDetails[]> {
+  const handles = new Map<string, string>();
+  for (const ids of chunks(productIds)) {
+    for (const row of await db.selectFrom('products').select(['id', 'handle']).where('id', 'in', ids).execute()) handles.set(row.id, row.handle);
+  }
+  return productIds.map((id) => ({ product_id: id, handle: handles.get(id) ?? null, kinds: ['content'], prices: [], availability: [] }));
+}
+
+/** The catalog change log as an event source. */
 export const catalogEventSource: EventSource = {
   name: 'webhooks',
   async latest(db) {
@@ -71,20 +118,12 @@ export const catalogEventSource: EventSource = {
       .orderBy('seq')
       .limit(limit)
       .execute();
-    return rows.map((row) => {
+    const entries: SourcedEvents[] = [];
+    for (const row of rows) {
       const version = Number(row.seq);
-      const productIds = JSON.parse(row.product_ids) as string[];
-      return {
-        seq: version,
-        events: productIds.map((productId, index) => ({
-          id: `evt_${version}_${index}`,
-          type: 'product.updated' as const,
-          timestamp: row.changed_at,
-          catalog_version: version,
-          data: { product_id: productId },
-        })),
-      };
-    });
+      entries.push({ seq: version, events: catalogChangeEvents(version, row.changed_at, await touched(db, JSON.parse(row.product_ids) as string[])) });
+    }
+    return entries;
   },
   async backlog(db, seq) {
     const row = await db

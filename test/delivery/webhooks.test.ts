@@ -108,7 +108,7 @@ describe('webhooks through the admin API', () => {
     assert.deepEqual(events.map((event) => event.type).sort(), ['product.updated', 'webhook.test']);
     const updated = events.find((event) => event.type === 'product.updated');
     const productId = (await testApp.store.db.selectFrom('products').select('id').where('handle', '=', 'olive-oil').executeTakeFirstOrThrow()).id;
-    assert.deepEqual(updated.data, { product_id: productId });
+    assert.deepEqual(updated.data, { product_id: productId, handle: 'olive-oil' });
     assert.equal(typeof updated.catalog_version, 'number');
     assert.equal(received.find((request) => request.body.includes('product.updated'))!.headers['webhook-id'], updated.id);
 
