@@ -21,6 +21,12 @@ export interface SenderOptions {
   instance: string;
   clock(): Date;
   onAttempt(outcome: AttemptOutcome): void;
+  /**
+   * Aborted when the instance shuts down: attempts under way stop, and their deliveries
+   * are left as they were, leased, for another instance (or this one after a restart)
+   * once the lease has passed. The attempt counts against no receiver.
+   */
+  shutdown: AbortSignal;
 }
 
 /**
@@ -98,11 +104,12 @@ async function attempt(db: Kysely<Database>, options: SenderOptions, row: Claime
   let status: number | null = null;
   let error: string | null = null;
   try {
-    status = (await options.outbound.post(target.url, headers, row.payload)).status;
+    status = (await options.outbound.post(target.url, headers, row.payload, options.shutdown)).status;
     if (status < 200 || status > 299) error = status >= 300 && status < 400 ? `answered ${status}: redirects are not followed` : `answered ${status}`;
   } catch (failure) {
     error = failure instanceof OutboundError ? failure.message : 'the request failed';
   }
+  if (options.shutdown.aborted) return;
   options.onAttempt(error === null ? 'delivered' : 'failed');
   await record(db, options, row, { status, error, at: sentAt });
 }

@@ -59,6 +59,7 @@ export class WebhookService {
   #round: Promise<void> | undefined;
   #running = false;
   #stopped: Promise<void> | undefined;
+  readonly #shutdown = new AbortController();
 
   constructor(options: WebhookServiceOptions) {
     this.#db = options.db;
@@ -138,10 +139,14 @@ export class WebhookService {
     this.#schedule(0);
   }
 
-  /** Stops the rounds, waits for the one under way (its attempts are bounded by their time-out), and closes the connections; once. */
+  /**
+   * Stops the rounds, aborts the attempts under way (their deliveries wait for their
+   * leases to pass, sender.ts), waits for the round to end and closes the connections; once.
+   */
   stop(): Promise<void> {
     this.#stopped ??= (async () => {
       this.#running = false;
+      this.#shutdown.abort();
       clearTimeout(this.#timer);
       await this.#round;
       await this.#outbound.close();
@@ -168,7 +173,7 @@ export class WebhookService {
     try {
       while (this.#running && (await dispatch(this.#db, this.#source, this.#clock())) > 0);
       await pruneDeliveries(this.#db, this.#clock());
-      if (this.#running) await sendDue(this.#db, { config: this.#config, outbound: this.#outbound, instance: this.#instance, clock: this.#clock, onAttempt: this.#onAttempt });
+      if (this.#running) await sendDue(this.#db, { config: this.#config, outbound: this.#outbound, instance: this.#instance, clock: this.#clock, onAttempt: this.#onAttempt, shutdown: this.#shutdown.signal });
     } catch (error) {
       this.#warn(error);
     }

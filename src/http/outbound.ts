@@ -113,15 +113,19 @@ export class OutboundClient {
     });
   }
 
-  /** POSTs `body`; resolves with the status (3xx included: no redirect is followed), or rejects with an OutboundError. */
-  async post(target: string, headers: Record<string, string>, body: string): Promise<OutboundAnswer> {
+  /**
+   * POSTs `body`; resolves with the status (3xx included: no redirect is followed), or
+   * rejects with an OutboundError. `cancel` aborts it (a shutdown).
+   */
+  async post(target: string, headers: Record<string, string>, body: string, cancel?: AbortSignal): Promise<OutboundAnswer> {
     const url = new URL(target);
     const literal = literalAddress(url);
     if (!this.options.allowPrivateTargets && literal !== undefined && isNonPublicAddress(literal)) {
       throw new OutboundError(NON_PUBLIC_REFUSAL);
     }
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
     try {
+      const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
       const answer = await request(url, { method: 'POST', headers, body, dispatcher: this.#agent, signal });
       let read = 0;
       for await (const chunk of answer.body) {
@@ -133,7 +137,7 @@ export class OutboundClient {
       }
       return { status: answer.statusCode };
     } catch (error) {
-      throw outboundError(error, signal, this.options.timeoutMs);
+      throw outboundError(error, timeout, this.options.timeoutMs);
     }
   }
 
@@ -143,9 +147,9 @@ export class OutboundClient {
 }
 
 /** A failure as the operator may see it: what happened, never a stack or an internal address. */
-function outboundError(error: unknown, signal: AbortSignal, timeoutMs: number): OutboundError {
+function outboundError(error: unknown, timeout: AbortSignal, timeoutMs: number): OutboundError {
   if (error instanceof OutboundError) return error;
-  if (signal.aborted) return new OutboundError(`no complete answer within ${timeoutMs} ms`);
+  if (timeout.aborted) return new OutboundError(`no complete answer within ${timeoutMs} ms`);
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof OutboundError) return cause;
   const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code;

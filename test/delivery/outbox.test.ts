@@ -183,3 +183,31 @@ describe('delivery retention', () => {
     assert.deepEqual(value, ['evt_new', 'evt_old_pending']);
   });
 });
+
+describe('shutting down during an attempt', () => {
+  let receiver: WebhookReceiver;
+  before(async () => {
+    receiver = await startReceiver(() => 'no-answer');
+  });
+  after(() => receiver.close());
+
+  it('aborts the attempt instead of waiting for its time-out, and leaves the delivery leased, its attempts uncounted', async () => {
+    // An attempt may take two minutes: a close that waited for it would outlast the test's guard.
+    const testApp = await startTestApp(withAdmin({ catalog: CATALOG, config: { webhooks: webhookSettings({ timeoutMs: 120_000 }) } }));
+    try {
+      const admin = adminClient(testApp);
+      const { id } = await subscribe(admin, receiver.url);
+      await admin('POST', `/admin/v1/webhooks/${id}/test`);
+      await pollUntil(async () => receiver.requests.length, (count) => count === 1, DELIVERED_WITHIN_MS);
+      assert.equal(receiver.requests.length, 1);
+      await testApp.app.webhooks.stop();
+      const [delivery] = (await admin('GET', `/admin/v1/webhooks/${id}/deliveries`)).data.deliveries;
+      assert.equal(delivery.status, 'pending');
+      assert.equal(delivery.attempts, 0);
+      const lease = await testApp.store.db.selectFrom('webhook_deliveries').select(['lease_until', 'leased_by']).where('id', '=', delivery.id).executeTakeFirstOrThrow();
+      assert.ok(lease.leased_by !== null && lease.lease_until! > new Date().toISOString(), 'another instance takes it once the lease has passed');
+    } finally {
+      await testApp.close();
+    }
+  });
+});

@@ -23,16 +23,20 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-/** A real HTTP server on 127.0.0.1 that records every request and answers as `answer` says (204 by default). */
-export async function startReceiver(answer: (request: ReceivedRequest) => ReceiverAnswer = () => ({ status: 204 })): Promise<WebhookReceiver> {
+/**
+ * A real HTTP server on 127.0.0.1 that records every request and answers as `answer` says
+ * (204 by default; `no-answer` keeps the request waiting until the receiver closes).
+ */
+export async function startReceiver(answer: (request: ReceivedRequest) => ReceiverAnswer | 'no-answer' = () => ({ status: 204 })): Promise<WebhookReceiver> {
   const requests: ReceivedRequest[] = [];
   const server = http.createServer(async (incoming, outgoing) => {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     const request = { path: incoming.url ?? '/', headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') };
     requests.push(request);
-    const { status, headers = {}, body } = answer(request);
-    outgoing.writeHead(status, headers).end(body);
+    const answered = answer(request);
+    if (answered === 'no-answer') return;
+    outgoing.writeHead(answered.status, answered.headers ?? {}).end(answered.body);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
