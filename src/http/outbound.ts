@@ -64,12 +64,11 @@ for (const [network, prefix] of [
   NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
 
-const IPV4_MAPPED = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
-
-/** Whether an IP address is outside the public internet (an IPv4-mapped IPv6 address counts as its IPv4 address). */
+/**
+ * Whether an IP address is outside the public internet. BlockList matches an IPv4-mapped
+ * IPv6 address (`::ffff:127.0.0.1`, `::ffff:7f00:1`) against the IPv4 ranges.
+ */
 export function isNonPublicAddress(address: string): boolean {
-  const mapped = IPV4_MAPPED.exec(address)?.[1];
-  if (mapped !== undefined) return isNonPublicAddress(mapped);
   const family = isIP(address);
   if (family === 0) return true;
   return NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
