@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
  * use (gitignore-style patterns on the import specifier; imports are relative). Import
  * cycles, type-only ones included, are checked by dpdm in `npm run lint`.
  */
-const FEATURES = ['catalog', 'sandbox', 'mcp', 'operations', 'admin', 'portal'];
+const FEATURES = ['catalog', 'sandbox', 'mcp', 'operations', 'admin', 'portal', 'delivery'];
 const COMPOSITION = ['app', 'server', 'openapi-document'];
 const TOOLING = ['**/bench/**', '**/test/**', '**/tools/**'];
 
@@ -18,7 +18,7 @@ const layer = (folder, forbidden, message) => ({
 });
 const featureFolders = (names) => names.map((name) => `**/${name}/**`);
 const compositionModules = COMPOSITION.map((name) => `**/${name}.js`);
-const CATALOG_FORBIDDEN = [...featureFolders(['sandbox', 'mcp', 'operations', 'admin', 'portal']), ...compositionModules];
+const CATALOG_FORBIDDEN = [...featureFolders(['sandbox', 'mcp', 'operations', 'admin', 'portal', 'delivery']), ...compositionModules];
 /** Rooms of src/catalog, as import patterns: `../store/x.js`, `../../store/write/x.js`, `./store/x.js`. */
 const catalogRooms = (names) => names.flatMap((name) => [`**/${name}/**`, `./${name}/**`]);
 
@@ -41,7 +41,7 @@ export default tseslint.config(
       `src/${shared} is a shared layer: it knows no feature. Pass what it needs in from the feature or from app.ts.`,
     ),
   ),
-  layer('catalog', CATALOG_FORBIDDEN, 'The catalog never imports the sandbox, MCP, operations, the admin API or the portal.'),
+  layer('catalog', CATALOG_FORBIDDEN, 'The catalog never imports the sandbox, MCP, operations, the admin API, the portal or webhook delivery.'),
   // Inside the catalog (README, Project layout): the vocabulary (model) and the file format
   // know no layer above them; the store (the write protocol and the importer) knows no
   // reader; the read model and the query rules never speak the REST contract.
@@ -50,7 +50,14 @@ export default tseslint.config(
   layer('catalog/store', [...CATALOG_FORBIDDEN, ...catalogRooms(['read-model', 'queries', 'public-api'])], 'The catalog store never imports the read model, the queries or the public API.'),
   layer('catalog/read-model', [...CATALOG_FORBIDDEN, ...catalogRooms(['queries', 'public-api'])], 'The read model never imports the queries above it or the public API.'),
   layer('catalog/queries', [...CATALOG_FORBIDDEN, ...catalogRooms(['public-api'])], 'The query rules never speak the REST contract: surfaces word their refusals.'),
-  layer('sandbox', [...featureFolders(['mcp', 'operations', 'admin', 'portal']), ...compositionModules], 'The sandbox never imports MCP, operations, the admin API or the portal.'),
+  layer('sandbox', [...featureFolders(['mcp', 'operations', 'admin', 'portal', 'delivery']), ...compositionModules], 'The sandbox never imports MCP, operations, the admin API, the portal or webhook delivery.'),
+  // Webhook delivery carries events of the catalog (and later of orders): it reads the
+  // change log through its own adapter and is managed through the admin API, never the reverse.
+  layer(
+    'delivery',
+    [...featureFolders(['sandbox', 'mcp', 'operations', 'admin', 'portal']), '**/read-model/**', '**/queries/**', '**/public-api/**', ...compositionModules],
+    'Webhook delivery never imports the sandbox, MCP, operations, the admin API, the portal, or the catalog above its store.',
+  ),
   layer('admin', [...featureFolders(['sandbox', 'mcp', 'operations', 'portal']), ...compositionModules], 'The admin API never imports the sandbox, MCP, operations or the portal.'),
   layer(
     'mcp',

@@ -3,6 +3,7 @@ import { adminPlugin } from './admin/admin-plugin.js';
 import { catalogPlugin } from './catalog/catalog-plugin.js';
 import { publicApiErrors } from './catalog/public-api/errors.js';
 import { catalogSchemas } from './catalog/public-api/schemas.js';
+import { deliveryPlugin } from './delivery/delivery-plugin.js';
 import { mcpPlugin } from './mcp/mcp-plugin.js';
 import { openApiDocument } from './openapi-document.js';
 import { seedEmptyStore } from './catalog/store/seed.js';
@@ -99,6 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onRejection: (limit) => app.metrics.rateLimitRejections.inc({ limit }),
   });
   await app.register(catalogPlugin, { config, store });
+  await app.register(deliveryPlugin, { config, store, onAttempt: (outcome) => app.metrics.webhookAttempts.inc({ outcome }) });
   await app.register(adminPlugin, { config });
   await app.register(sandboxPlugin, { config, store, clock: options.clock ?? (() => new Date()) });
   await app.register(mcpPlugin, { config });

@@ -57,6 +57,29 @@ export interface Config {
   mcpBatch: McpBatchConfig;
   sandbox: SandboxConfig;
   admin: AdminConfig;
+  webhooks: WebhookConfig;
+}
+
+/** Webhook delivery (docs/webhooks.md). */
+export interface WebhookConfig {
+  /** Allow targets in private, loopback and link-local ranges (closed networks, tests). */
+  allowPrivateTargets: boolean;
+  /** Each attempt, from connecting to the last byte of the answer. */
+  timeoutMs: number;
+  /** The most bytes of an answer read; a longer one fails the attempt. */
+  maxResponseBytes: number;
+  /** Attempts per delivery before it is given up (and its subscription paused). */
+  maxAttempts: number;
+  /** The wait before the second attempt; it doubles with each attempt after, with jitter. */
+  retryBaseMs: number;
+  /** The longest wait between two attempts. */
+  retryMaxDelayMs: number;
+  /** How long after the event a delivery is retried at most, whatever the attempts left. */
+  retryForMs: number;
+  /** How often each instance turns new catalog changes into deliveries and sends those due. */
+  pollMs: number;
+  /** /readyz fails when a catalog change has waited longer than this to become deliveries. */
+  outboxStuckMs: number;
 }
 
 export interface McpBatchConfig {
@@ -183,6 +206,17 @@ export function loadConfig(env: Env = process.env): Config {
       tokens: read.adminTokens('ADMIN_TOKENS'),
       rateLimit: read.integer('ADMIN_RATE_LIMIT', 12_000, 0, 1_000_000),
       importMaxBytes: read.integer('ADMIN_IMPORT_MAX_BYTES', DEFAULT_IMPORT_MAX_BYTES, 1024, 64 * GIBIBYTE),
+    },
+    webhooks: {
+      allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+      timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+      maxResponseBytes: read.integer('WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0, 16 * 1024 ** 2),
+      maxAttempts: read.integer('WEBHOOK_MAX_ATTEMPTS', 12, 1, 100),
+      retryBaseMs: read.integer('WEBHOOK_RETRY_BASE_MS', 10_000, 1, 86_400_000),
+      retryMaxDelayMs: read.integer('WEBHOOK_RETRY_MAX_DELAY_MS', 3_600_000, 1, 86_400_000),
+      retryForMs: read.integer('WEBHOOK_RETRY_FOR_MS', 86_400_000, 1000, 7 * 86_400_000),
+      pollMs: read.integer('WEBHOOK_POLL_MS', 1000, 10, 3_600_000),
+      outboxStuckMs: read.integer('WEBHOOK_OUTBOX_STUCK_MS', 300_000, 1000, 86_400_000),
     },
   };
   // A key of another shape would be accepted here and then refused by every request.

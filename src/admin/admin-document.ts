@@ -7,7 +7,7 @@ export function adminApiDocument(config: Config): ApiDocument {
   return {
     title: 'Vetrina admin API',
     description: [
-      'Writes to the catalog for an operator\'s systems (ERP, commerce backend): products, stock, prices, markets, whole-catalog imports, and the audit trail. docs/admin.md shows every route with curl.',
+      'Writes to the catalog for an operator\'s systems (ERP, commerce backend): products, stock, prices, markets, whole-catalog imports, the audit trail, and webhooks for catalog events. docs/admin.md shows every route with curl.',
       'Every route but this document needs `Authorization: Bearer <token>` with a token from the server\'s ADMIN_TOKENS (`name:token` pairs); the token\'s name is recorded as the actor of every change. Sandbox keys and other credentials are refused (401). This document itself is public, like the public contract: it holds no data.',
       `Each token has its own rate-limit window (ADMIN_RATE_LIMIT per minute${config.admin.rateLimit > 0 ? `, ${config.admin.rateLimit} here` : ', switched off here'}), shared with no public or sandbox window.`,
       'Products and variants carry a `version`, sent as a strong ETag (`"3"`); writes honour `If-Match` (a stale version is 412 PRECONDITION_FAILED with details.current_version; `*` matches any existing version). A write is visible on the public catalog and MCP tools of the instance that took it before it answers, and on every other instance within a second.',
@@ -21,6 +21,7 @@ export function adminApiDocument(config: Config): ApiDocument {
       { name: 'regions', description: 'Markets: a currency and the countries it serves.' },
       { name: 'imports', description: 'A whole catalog file, as the import CLI takes it.' },
       { name: 'audit', description: 'Who changed what, when, with versions before and after.' },
+      { name: 'webhooks', description: 'Catalog events POSTed to your URLs, signed (Standard Webhooks), retried, with their deliveries.' },
       { name: 'discovery', description: 'This document.' },
     ],
     securitySchemes: {

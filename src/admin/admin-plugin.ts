@@ -16,6 +16,7 @@ import { productRoutes } from './routes/products.js';
 import { regionRoutes } from './routes/regions.js';
 import type { AdminRouteKit } from './routes/shared.js';
 import { variantRoutes } from './routes/variants.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,7 +28,7 @@ declare module 'fastify' {
 /** The JSON bodies of admin writes: a product of 100 variants, or 1,000 bulk rows, fits well. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
-const ROUTE_GROUPS = [productRoutes, variantRoutes, bulkRoutes, regionRoutes, importRoutes, auditRoutes];
+const ROUTE_GROUPS = [productRoutes, variantRoutes, bulkRoutes, regionRoutes, importRoutes, auditRoutes, webhookRoutes];
 
 /**
  * The admin API: everything under `/admin`, in a context of its own with its own error
@@ -74,7 +75,7 @@ export const adminPlugin = fp<{ config: Config }>(
           sendDocument,
         );
 
-        const kit: AdminRouteKit = { config: config.admin, service: new AdminService(app.catalogWriter) };
+        const kit: AdminRouteKit = { config: config.admin, service: new AdminService(app.catalogWriter), webhooks: app.webhooks, webhookConfig: config.webhooks };
         const rateLimit = app.defineRateLimit({
           name: 'admin',
           max: config.admin.rateLimit,
@@ -101,5 +102,5 @@ export const adminPlugin = fp<{ config: Config }>(
       { prefix: '/admin' },
     );
   },
-  { name: 'admin', dependencies: ['catalog', 'rate-limits', 'error-surfaces', 'openapi'] },
+  { name: 'admin', dependencies: ['catalog', 'delivery', 'rate-limits', 'error-surfaces', 'openapi'] },
 );

@@ -9,12 +9,13 @@ const Health = Type.Object({ status: Type.String({ enum: ['ok'] }) });
 
 const Readiness = Type.Object({
   status: Type.String({ enum: ['ready', 'not_ready'] }),
-  failed: Type.Array(Type.String(), { description: 'The checks that failed (store, read_model, redis); empty when ready.' }),
+  failed: Type.Array(Type.String(), { description: 'The checks that failed (store, read_model, redis, webhooks); empty when ready.' }),
   checks: Type.Object(
     {
       store: CheckState,
       read_model: CheckState,
       redis: Type.Optional(CheckState),
+      webhooks: CheckState,
     },
     { description: '`redis` is checked only when REDIS_URL is set.' },
   ),
@@ -26,7 +27,7 @@ const json = (description: string, schema: object) => ({ description, content: {
 const NO_STORE = { 'cache-control': 'no-store' };
 
 /** Liveness and readiness for orchestrators and load balancers; no rate limit applies to either. */
-export function healthRoutes(app: FastifyInstance, checkReadiness: () => Promise<ReadinessReport>): void {
+export function healthRoutes(app: FastifyInstance, checkReadiness: () => Promise<ReadinessReport>, outboxStuckMs: number): void {
   app.get(
     '/healthz',
     {
@@ -52,7 +53,7 @@ export function healthRoutes(app: FastifyInstance, checkReadiness: () => Promise
         summary: 'Readiness: the instance can serve every route',
         security: [],
         description:
-          'Checks, each within 2 s: the store answers a query, the catalog read model is loaded, and Redis answers a PING when REDIS_URL is set. 503 names the failed checks; take the instance out of rotation until it answers 200 again (it recovers by itself). Catalog reads keep working while the store or Redis is down.',
+          `Checks, each within 2 s: the store answers a query, the catalog read model is loaded, Redis answers a PING when REDIS_URL is set, and the webhook outbox moves: no catalog change has waited more than ${outboxStuckMs} ms (WEBHOOK_OUTBOX_STUCK_MS) to become webhook deliveries (a receiver that fails does not count: its deliveries wait for their retries). 503 names the failed checks; take the instance out of rotation until it answers 200 again (it recovers by itself). Catalog reads keep working while the store or Redis is down.`,
         response: {
           200: json('Ready', Readiness),
           '4xx': malformedRequestResponse,

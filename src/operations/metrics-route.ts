@@ -38,7 +38,7 @@ export function metricsRoute(app: FastifyInstance, registry: Registry, token: st
         tags: ['operations'],
         summary: 'Metrics in the Prometheus text format',
         description:
-          `Per instance: vetrina_http_requests_total (method, route, status), vetrina_http_request_duration_seconds (method, route), vetrina_catalog_products, vetrina_catalog_version, vetrina_rate_limit_rejections_total (limit), vetrina_rate_limit_redis_fallbacks_total, vetrina_sandbox_objects (kind: keys, carts; counted from the store at scrape time), and the Node.js process metrics. When the server sets METRICS_TOKEN it requires \`Authorization: Bearer <METRICS_TOKEN>\`. Counts against the catalog rate limit of the client IP (${limitInWords}).`,
+          `Per instance: vetrina_http_requests_total (method, route, status), vetrina_http_request_duration_seconds (method, route), vetrina_catalog_products, vetrina_catalog_version, vetrina_rate_limit_rejections_total (limit), vetrina_rate_limit_redis_fallbacks_total, vetrina_sandbox_objects (kind: keys, carts; counted from the store at scrape time), vetrina_webhook_attempts_total (outcome: delivered, failed), vetrina_webhook_outbox_depth, vetrina_webhook_outbox_lag_seconds and vetrina_webhook_pending_deliveries (read from the store at scrape time), and the Node.js process metrics. When the server sets METRICS_TOKEN it requires \`Authorization: Bearer <METRICS_TOKEN>\`. Counts against the catalog rate limit of the client IP (${limitInWords}).`,
         security: token ? [{ metricsBearer: [] }] : [],
         response: {
           200: text('Prometheus text exposition format 0.0.4'),

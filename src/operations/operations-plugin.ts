@@ -6,9 +6,9 @@ import type { Store } from '../store/database.js';
 import { healthRoutes } from './health-routes.js';
 import { metricsRoute } from './metrics-route.js';
 import { readinessChecker, type ReadinessProbe } from './readiness.js';
-import { registerScrapeGauges } from './scrape-gauges.js';
+import { registerScrapeGauges, registerWebhookGauges } from './scrape-gauges.js';
 
-/** /healthz, /readyz and /metrics, over the store, the catalog read model and Redis. */
+/** /healthz, /readyz and /metrics, over the store, the catalog read model, Redis and the webhook outbox. */
 export const operationsPlugin = fp<{ config: Config; store: Store }>(
   async (app, { config, store }) => {
     const readModel = app.catalogReadModel;
@@ -22,10 +22,19 @@ export const operationsPlugin = fp<{ config: Config; store: Store }>(
         },
       },
       ...(redis ? [{ name: 'redis', check: async () => void (await redis.commands.ping()) }] : []),
+      {
+        name: 'webhooks',
+        check: async () => {
+          // An outbox it cannot read is the store check's failure, reported there, not a stuck one.
+          const stuck = await app.webhooks.outboxStuck().catch(() => false);
+          if (stuck) throw new Error(`a catalog change has waited more than ${config.webhooks.outboxStuckMs} ms to become webhook deliveries`);
+        },
+      },
     ];
     registerScrapeGauges(app.metrics.registry, store.db, readModel, app.log);
-    healthRoutes(app, readinessChecker(probes, app.log));
+    registerWebhookGauges(app.metrics.registry, app.webhooks, app.log);
+    healthRoutes(app, readinessChecker(probes, app.log), config.webhooks.outboxStuckMs);
     metricsRoute(app, app.metrics.registry, config.metricsToken, catalogLimitInWords(config));
   },
-  { name: 'operations', dependencies: ['catalog', 'metrics', 'redis'] },
+  { name: 'operations', dependencies: ['catalog', 'metrics', 'redis', 'delivery'] },
 );

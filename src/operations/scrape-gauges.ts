@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Gauge, type Registry } from 'prom-client';
 import type { CatalogReadModel } from '../catalog/read-model/read-model.js';
+import type { OutboxState, WebhookService } from '../delivery/webhook-service.js';
 import type { Db } from '../store/database.js';
 import { throttledWarning } from '../lib/throttled-warning.js';
 import { withTimeout } from '../lib/with-timeout.js';
@@ -63,4 +64,36 @@ export function registerScrapeGauges(registry: Registry, db: Db, readModel: Cata
       }
     },
   });
+}
+
+/**
+ * The webhook outbox, read from the store at scrape time: catalog changes not yet turned
+ * into deliveries (and how long the oldest has waited), and deliveries not yet delivered
+ * nor given up. Left out of a scrape when the store does not answer.
+ */
+export function registerWebhookGauges(registry: Registry, webhooks: Pick<WebhookService, 'outboxState'>, log: FastifyBaseLogger): void {
+  const warn = throttledWarning(log, 'reading the webhook outbox for /metrics failed');
+  let state: Promise<OutboxState | undefined> | undefined;
+  // The three gauges share one read per scrape.
+  const read = () =>
+    (state ??= withTimeout(webhooks.outboxState(), STORE_COUNT_TIMEOUT_MS, 'the store')
+      .catch((error: unknown) => {
+        warn(error);
+        return undefined;
+      })
+      .finally(() => setImmediate(() => (state = undefined))));
+  const gauge = (name: string, help: string, pick: (state: OutboxState) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const current = await read();
+        if (current) this.set(pick(current));
+        else this.reset();
+      },
+    });
+  gauge('vetrina_webhook_outbox_depth', 'Catalog changes not yet turned into webhook deliveries.', (current) => current.depth);
+  gauge('vetrina_webhook_outbox_lag_seconds', 'How long the oldest catalog change not yet turned into deliveries has waited; 0 when none waits.', (current) => current.lagSeconds);
+  gauge('vetrina_webhook_pending_deliveries', 'Webhook deliveries neither delivered nor given up (waiting for an attempt or a retry).', (current) => current.pending);
 }

@@ -38,6 +38,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly webhookAttempts = new Counter({
+    name: 'vetrina_webhook_attempts_total',
+    help: 'Webhook delivery attempts by this instance, by outcome (delivered: a 2xx answer; failed: anything else).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

@@ -22,6 +22,51 @@ export interface Database {
   sandbox_carts: SandboxCartTable;
   sandbox_idempotency: SandboxIdempotencyTable;
   deployment_secrets: DeploymentSecretTable;
+  change_log_readers: ChangeLogReaderTable;
+  webhook_subscriptions: WebhookSubscriptionTable;
+  webhook_deliveries: WebhookDeliveryTable;
+}
+
+/** A durable reader of the catalog change log: the last change it consumed (src/store/change-log-readers.ts). */
+export interface ChangeLogReaderTable {
+  name: string;
+  seq: number;
+}
+
+export interface WebhookSubscriptionTable {
+  id: string;
+  url: string;
+  /** JSON array of event types. */
+  event_types: string;
+  description: string | null;
+  /** The signing secret, `whsec_<base64>`: kept to sign, never shown again after creation. */
+  secret: string;
+  status: 'active' | 'paused';
+  paused_reason: string | null;
+  paused_at: string | null;
+  created_by: string;
+  created_at: string;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  subscription_id: string;
+  event_id: string;
+  event_type: string;
+  /** The event's JSON, sent as the body of every attempt. */
+  payload: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  created_at: string;
+  /** When it is due next; null once delivered or given up. */
+  next_attempt_at: string | null;
+  /** The instance sending it holds it until then. */
+  lease_until: string | null;
+  leased_by: string | null;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
 }
 
 export interface DeploymentSecretTable {

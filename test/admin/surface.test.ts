@@ -105,19 +105,30 @@ describe('admin credentials', () => {
       operations.map(({ name }) => name).sort(),
       [
         'DELETE /admin/v1/products/{handle}',
+        'DELETE /admin/v1/webhooks/{id}',
         'GET /admin/openapi.json',
         'GET /admin/v1/audit',
         'GET /admin/v1/products/{handle}',
         'GET /admin/v1/variants/{id}',
+        'GET /admin/v1/webhooks',
+        'GET /admin/v1/webhooks/{id}',
+        'GET /admin/v1/webhooks/{id}/deliveries',
         'HEAD /admin/openapi.json',
         'HEAD /admin/v1/audit',
         'HEAD /admin/v1/products/{handle}',
         'HEAD /admin/v1/variants/{id}',
+        'HEAD /admin/v1/webhooks',
+        'HEAD /admin/v1/webhooks/{id}',
+        'HEAD /admin/v1/webhooks/{id}/deliveries',
         'PATCH /admin/v1/products/{handle}',
         'PATCH /admin/v1/variants/{id}',
         'POST /admin/v1/imports',
         'POST /admin/v1/inventory',
         'POST /admin/v1/prices',
+        'POST /admin/v1/webhooks',
+        'POST /admin/v1/webhooks/{id}/pause',
+        'POST /admin/v1/webhooks/{id}/resume',
+        'POST /admin/v1/webhooks/{id}/test',
         'PUT /admin/v1/products/{handle}',
         'PUT /admin/v1/regions/{id}',
       ],
@@ -125,7 +136,8 @@ describe('admin credentials', () => {
     for (const { name, operation } of operations.filter(({ name }) => name.includes('/v1/'))) {
       assert.deepEqual(operation.security, [{ adminBearer: [] }], name);
       for (const status of ['400', '401', '429', '500', '503']) assert.ok(operation.responses[status], `${name} documents ${status}`);
-      if (!name.startsWith('GET') && !name.startsWith('HEAD')) assert.ok(operation.requestBody || name.startsWith('DELETE'), `${name} documents its body`);
+      // DELETE and the webhook actions (pause, resume, test) take no body.
+      if (!name.startsWith('GET') && !name.startsWith('HEAD')) assert.ok(operation.requestBody || name.startsWith('DELETE') || /\/(pause|resume|test)$/.test(name), `${name} documents its body`);
     }
     assert.ok(document.paths['/admin/v1/imports'].post.requestBody.content['application/json'].schema.properties.products, 'the import documents the catalog file');
   });

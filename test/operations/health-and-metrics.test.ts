@@ -17,10 +17,10 @@ describe('GET /healthz and GET /readyz', () => {
     assert.equal(response.headers['cache-control'], 'no-store');
   });
 
-  it('200 ready with every check ok: store and read model, and Redis exactly when REDIS_URL is set', async () => {
+  it('200 ready with every check ok: store, read model and webhook outbox, and Redis exactly when REDIS_URL is set', async () => {
     const response = await shared.client.get('/readyz');
     assert.equal(response.statusCode, 200, response.body);
-    const expected = { store: 'ok', read_model: 'ok', ...(shared.config.redisUrl && { redis: 'ok' }) };
+    const expected = { store: 'ok', read_model: 'ok', ...(shared.config.redisUrl && { redis: 'ok' }), webhooks: 'ok' };
     assert.deepEqual(response.data, { status: 'ready', failed: [], checks: expected });
     assert.equal(response.headers['cache-control'], 'no-store');
   });

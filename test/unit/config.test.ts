@@ -49,6 +49,17 @@ describe('loadConfig', () => {
         purgeIntervalMs: 600_000,
       },
       admin: { tokens: [], rateLimit: 12_000, importMaxBytes: 320 * 1024 ** 2 },
+      webhooks: {
+        allowPrivateTargets: false,
+        timeoutMs: 10_000,
+        maxResponseBytes: 64 * 1024,
+        maxAttempts: 12,
+        retryBaseMs: 10_000,
+        retryMaxDelayMs: 3_600_000,
+        retryForMs: 86_400_000,
+        pollMs: 1000,
+        outboxStuckMs: 300_000,
+      },
     });
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AdminConfig } from '../../config.js';
+import type { AdminConfig, WebhookConfig } from '../../config.js';
+import type { WebhookService } from '../../delivery/webhook-service.js';
 import type { VersionCondition } from '../../catalog/store/write/write-errors.js';
 import type { AdminService } from '../admin-service.js';
 import { AdminProblem } from '../errors.js';
@@ -8,6 +9,8 @@ import { AdminProblem } from '../errors.js';
 export interface AdminRouteKit {
   config: AdminConfig;
   service: AdminService;
+  webhooks: WebhookService;
+  webhookConfig: WebhookConfig;
 }
 
 /** Every route but the document's needs the admin token. */

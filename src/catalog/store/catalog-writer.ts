@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { changeLogFloor } from '../../store/change-log-readers.js';
 import { chunks } from '../../store/chunks.js';
 import type { Db } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
@@ -107,7 +108,11 @@ async function recordCatalogChange(trx: LockedCatalog, change: CatalogChange, no
     .execute();
   if (seq % PRUNE_EVERY === 0) {
     const cutoff = new Date(now.getTime() - CHANGE_LOG_RETENTION_MS).toISOString();
-    await trx.deleteFrom('catalog_changes').where('changed_at', '<', cutoff).execute();
+    // Changes a durable reader (webhooks) has not consumed yet are kept, however old.
+    const floor = await changeLogFloor(trx);
+    let prune = trx.deleteFrom('catalog_changes').where('changed_at', '<', cutoff);
+    if (floor !== undefined) prune = prune.where('seq', '<=', floor);
+    await prune.execute();
   }
   return seq;
 }

@@ -1,0 +1,138 @@
+import type { Kysely } from 'kysely';
+import { Webhook } from 'standardwebhooks';
+import type { WebhookConfig } from '../config.js';
+import { OutboundError, type OutboundClient } from '../http/outbound.js';
+import type { Database } from '../store/schema.js';
+import { pauseSubscription } from './subscriptions.js';
+
+/** Deliveries one instance claims, and sends at once, per round. */
+const CLAIM_BATCH = 20;
+/** A lease outlives the attempt it covers (the attempt's time-out twice, and this): no other instance sends the delivery meanwhile. */
+const LEASE_MARGIN_MS = 5000;
+/** `last_error` is shown to operators; a receiver's long error text is cut. */
+const MAX_ERROR_LENGTH = 300;
+
+export type AttemptOutcome = 'delivered' | 'failed';
+
+export interface SenderOptions {
+  config: WebhookConfig;
+  outbound: OutboundClient;
+  /** This instance, as `leased_by`. */
+  instance: string;
+  clock(): Date;
+  onAttempt(outcome: AttemptOutcome): void;
+  /**
+   * Aborted when the instance shuts down: attempts under way stop, and their deliveries
+   * are left as they were, leased, for another instance (or this one after a restart)
+   * once the lease has passed. The attempt counts against no receiver.
+   */
+  shutdown: AbortSignal;
+}
+
+/**
+ * The wait before attempt `attempts + 1`: exponential from the base, capped, with jitter
+ * (between half and all of it), so receivers that failed together are not retried together.
+ */
+export function retryDelayMs(config: Pick<WebhookConfig, 'retryBaseMs' | 'retryMaxDelayMs'>, attempts: number, random = Math.random()): number {
+  const exponential = Math.min(config.retryMaxDelayMs, config.retryBaseMs * 2 ** Math.min(attempts - 1, 40));
+  return Math.round(exponential / 2 + (exponential / 2) * random);
+}
+
+/**
+ * Claims the due deliveries of active subscriptions that no instance holds, and sends
+ * them. The claim is one UPDATE whose condition holds only for unleased rows: on
+ * PostgreSQL an instance that waited for another's claim re-checks the condition on the
+ * claimed row and skips it; on SQLite writes take turns. A delivery whose instance died
+ * is claimed again once its lease has passed. Returns the deliveries attempted.
+ */
+export async function sendDue(db: Kysely<Database>, options: SenderOptions): Promise<number> {
+  const now = options.clock();
+  const at = now.toISOString();
+  const leaseUntil = new Date(now.getTime() + options.config.timeoutMs * 2 + LEASE_MARGIN_MS).toISOString();
+  const claimed = await db
+    .updateTable('webhook_deliveries')
+    .set({ lease_until: leaseUntil, leased_by: options.instance })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
+        .select('d.id')
+        .where('s.status', '=', 'active')
+        .where('d.status', '=', 'pending')
+        .where('d.next_attempt_at', '<=', at)
+        .where((w) => w.or([w('d.lease_until', 'is', null), w('d.lease_until', '<', at)]))
+        .orderBy('d.next_attempt_at')
+        .limit(CLAIM_BATCH),
+    )
+    .where('status', '=', 'pending')
+    .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', at)]))
+    .returning(['id', 'subscription_id', 'event_id', 'payload', 'attempts', 'created_at'])
+    .execute();
+  if (claimed.length === 0) return 0;
+  const subscriptionIds = [...new Set(claimed.map((row) => row.subscription_id))];
+  const targets = new Map(
+    (await db.selectFrom('webhook_subscriptions').select(['id', 'url', 'secret']).where('id', 'in', subscriptionIds).execute()).map((row) => [row.id, row]),
+  );
+  await Promise.all(
+    claimed.map(async (row) => {
+      const target = targets.get(row.subscription_id);
+      if (target) await attempt(db, options, { ...row, attempts: Number(row.attempts) }, target);
+    }),
+  );
+  return claimed.length;
+}
+
+interface Claimed {
+  id: string;
+  subscription_id: string;
+  event_id: string;
+  payload: string;
+  attempts: number;
+  created_at: string;
+}
+
+/** One attempt: signed as Standard Webhooks says, sent, and its outcome recorded while the lease holds. */
+async function attempt(db: Kysely<Database>, options: SenderOptions, row: Claimed, target: { url: string; secret: string }): Promise<void> {
+  const sentAt = options.clock();
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': 'Vetrina-Webhooks/1',
+    'webhook-id': row.event_id,
+    'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+    'webhook-signature': new Webhook(target.secret).sign(row.event_id, sentAt, row.payload),
+  };
+  let status: number | null = null;
+  let error: string | null = null;
+  try {
+    status = (await options.outbound.post(target.url, headers, row.payload, options.shutdown)).status;
+    if (status < 200 || status > 299) error = status >= 300 && status < 400 ? `answered ${status}: redirects are not followed` : `answered ${status}`;
+  } catch (failure) {
+    error = failure instanceof OutboundError ? failure.message : 'the request failed';
+  }
+  if (options.shutdown.aborted) return;
+  options.onAttempt(error === null ? 'delivered' : 'failed');
+  await record(db, options, row, { status, error, at: sentAt });
+}
+
+async function record(db: Kysely<Database>, options: SenderOptions, row: Claimed, outcome: { status: number | null; error: string | null; at: Date }): Promise<void> {
+  const attempts = row.attempts + 1;
+  const at = outcome.at.toISOString();
+  const done = { attempts, last_attempt_at: at, last_status_code: outcome.status, last_error: outcome.error?.slice(0, MAX_ERROR_LENGTH) ?? null, lease_until: null, leased_by: null };
+  const mine = (trx: Kysely<Database>) => trx.updateTable('webhook_deliveries').where('id', '=', row.id).where('leased_by', '=', options.instance);
+  if (outcome.error === null) {
+    await mine(db).set({ ...done, status: 'delivered', delivered_at: at, next_attempt_at: null }).execute();
+    return;
+  }
+  const next = outcome.at.getTime() + retryDelayMs(options.config, attempts);
+  const givenUp = attempts >= options.config.maxAttempts || next > Date.parse(row.created_at) + options.config.retryForMs;
+  if (!givenUp) {
+    await mine(db).set({ ...done, next_attempt_at: new Date(next).toISOString() }).execute();
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    const updated = await mine(trx).set({ ...done, status: 'failed', next_attempt_at: null }).executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return;
+    const reason = `Delivery ${row.id} (event ${row.event_id}) failed ${attempts} attempt${attempts === 1 ? '' : 's'} over ${Math.round((outcome.at.getTime() - Date.parse(row.created_at)) / 1000)} s; the last: ${done.last_error}.`;
+    await pauseSubscription(trx, row.subscription_id, reason, outcome.at);
+  });
+}

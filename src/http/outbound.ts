@@ -1,0 +1,156 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { BlockList, isIP } from 'node:net';
+import { Agent, request } from 'undici';
+
+/**
+ * HTTP requests to addresses a client names (webhook URLs): the one way the service calls
+ * out. Unless told otherwise it refuses targets in private, loopback, link-local and other
+ * non-public ranges, checked on every address the name resolves to at connection time
+ * (so a name cannot resolve to a public address when checked and a private one when
+ * used); it follows no redirect (a 3xx is answered as it is), gives every attempt a
+ * time limit, and reads at most a bounded number of bytes of the answer.
+ */
+export interface OutboundOptions {
+  /** Allow private, loopback and link-local targets (tests, closed networks). */
+  allowPrivateTargets: boolean;
+  /** The whole attempt, from connecting to the last byte read. */
+  timeoutMs: number;
+  /** The most bytes of a response body read; a longer body fails the attempt. */
+  maxResponseBytes: number;
+}
+
+export interface OutboundAnswer {
+  status: number;
+}
+
+/** Why an outbound request was not answered; the message is safe to show to the operator who configured the target. */
+export class OutboundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutboundError';
+  }
+}
+
+/** Ranges that are not the public internet (IANA special-purpose registries). */
+const NON_PUBLIC = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) {
+  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
+}
+
+/**
+ * Whether an IP address is outside the public internet. BlockList matches an IPv4-mapped
+ * IPv6 address (`::ffff:127.0.0.1`, `::ffff:7f00:1`) against the IPv4 ranges.
+ */
+export function isNonPublicAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return true;
+  return NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** A URL's host as an IP address, or undefined when it is a name (`[::1]` is `::1`). */
+export function literalAddress(url: URL): string | undefined {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return isIP(host) === 0 ? undefined : host;
+}
+
+export const NON_PUBLIC_REFUSAL = 'the target is a private, loopback or link-local address';
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * `net.connect`'s lookup: resolves every address of the name and refuses the name when
+ * any of them is not public, then hands over the checked addresses, so the socket
+ * connects to an address that was checked and never resolves the name again.
+ */
+function checkedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    if (addresses.length === 0 || addresses.some((entry) => isNonPublicAddress(entry.address))) {
+      return callback(Object.assign(new OutboundError(`${hostname}: ${NON_PUBLIC_REFUSAL}`), { code: 'ENONPUBLIC' }), []);
+    }
+    if (options.all) return callback(null, addresses);
+    return callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+}
+
+/** Sends requests under `options`; close it when done. */
+export class OutboundClient {
+  readonly #agent: Agent;
+
+  constructor(readonly options: OutboundOptions) {
+    this.#agent = new Agent({
+      connect: { timeout: options.timeoutMs, ...(!options.allowPrivateTargets && { lookup: checkedLookup as never }) },
+      // Receivers are called now and then, not in a stream: no idle connections kept.
+      pipelining: 0,
+    });
+  }
+
+  /**
+   * POSTs `body`; resolves with the status (3xx included: no redirect is followed), or
+   * rejects with an OutboundError. `cancel` aborts it (a shutdown).
+   */
+  async post(target: string, headers: Record<string, string>, body: string, cancel?: AbortSignal): Promise<OutboundAnswer> {
+    const url = new URL(target);
+    const literal = literalAddress(url);
+    if (!this.options.allowPrivateTargets && literal !== undefined && isNonPublicAddress(literal)) {
+      throw new OutboundError(NON_PUBLIC_REFUSAL);
+    }
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    try {
+      const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
+      const answer = await request(url, { method: 'POST', headers, body, dispatcher: this.#agent, signal });
+      let read = 0;
+      for await (const chunk of answer.body) {
+        read += (chunk as Buffer).length;
+        if (read > this.options.maxResponseBytes) {
+          answer.body.destroy();
+          throw new OutboundError(`the response body is larger than ${this.options.maxResponseBytes} bytes`);
+        }
+      }
+      return { status: answer.statusCode };
+    } catch (error) {
+      throw outboundError(error, timeout, this.options.timeoutMs);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#agent.close();
+  }
+}
+
+/** A failure as the operator may see it: what happened, never a stack or an internal address. */
+function outboundError(error: unknown, timeout: AbortSignal, timeoutMs: number): OutboundError {
+  if (error instanceof OutboundError) return error;
+  if (timeout.aborted) return new OutboundError(`no complete answer within ${timeoutMs} ms`);
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof OutboundError) return cause;
+  const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code;
+  return new OutboundError(code ? `the request failed (${code})` : 'the request failed');
+}
