@@ -9,6 +9,8 @@ import type { MarketInput } from '../queries/market.js';
 import type { CatalogReadModel } from '../read-model/read-model.js';
 import { catalogProblem } from './errors.js';
 
+export const EVENT_STREAM = 'text/event-stream; charset=utf-8';
+
 /** Changes read per page while a stream catches up (the first one before it opens): the list's largest page. */
 export const STREAM_PAGE = 20;
 
@@ -75,7 +77,8 @@ export class ChangeStreams {
     reply.hijack();
     const raw = reply.raw;
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) raw.setHeader(name, value);
-    raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+    // Proxies such as nginx would otherwise hold the events back in their buffers.
+    raw.writeHead(200, { 'content-type': EVENT_STREAM, 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
     raw.write(': connected\n\n');
     const stream = new ChangeStream(raw, this.feed, start.market, parseFeedCursor(start.first.next_cursor), this.#failed);
     this.#open.add(stream);

@@ -4,7 +4,7 @@ import type { ChangeFeedConfig } from '../../../config.js';
 import { sendPrepared } from '../../../http/prepared-body.js';
 import { MAX_FEED_CURSOR_LENGTH, type ChangeFeed } from '../../queries/change-feed.js';
 import { requestIdTail } from '../answers.js';
-import { STREAM_PAGE, type ChangeStreams } from '../change-stream.js';
+import { EVENT_STREAM, STREAM_PAGE, type ChangeStreams } from '../change-stream.js';
 import { changeFeedFields, marketFields, sinceField } from '../query-schemas.js';
 import { catalogSchemaError, errorResponse, type CatalogRouteKit } from './shared.js';
 
@@ -55,8 +55,6 @@ export function changeRoutes(app: FastifyInstance, { answers, rateLimit, respons
   app.get<{ Querystring: Static<typeof StreamQuery>; Headers: { 'last-event-id'?: string } }>(
     '/v1/changes/stream',
     {
-      // A HEAD request would be answered with an endless stream.
-      exposeHeadRoute: false,
       schema: {
         operationId: 'streamCatalogChanges',
         tags: ['catalog'],
@@ -90,7 +88,10 @@ export function changeRoutes(app: FastifyInstance, { answers, rateLimit, respons
       const resumeAfter = request.headers['last-event-id'] || since;
       // The first page is read before the stream opens: an invalid market or cursor, or an expired one, is answered as a plain error.
       const first = await feed.changes({ ...market, since: resumeAfter, limit: STREAM_PAGE });
+      // HEAD checks the request as GET would, without opening a stream.
+      if (request.method === 'HEAD') return reply.type(EVENT_STREAM).header('cache-control', 'no-store').send();
       streams.open(request, reply, { market, first });
+      return reply;
     },
   );
 }
