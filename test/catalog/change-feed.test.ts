@@ -169,3 +169,33 @@ describe('the change log: details and retention', () => {
     assert.notEqual(await changeDetailsAfter(db, first, 1), undefined, 'the changes of the last hour are kept');
   });
 });
+
+describe('change details: what the write protocol records of each change (the webhooks read them)', () => {
+  const testApp = useTestApp(withAdmin({ catalog: CATALOG }));
+  const details = async (after: number) => (await changeDetailsAfter(testApp.store.db, after, 10))!.map((change) => change.details);
+
+  it('records prices by region or currency with old and new, availability as the public API renders it, and nothing for a write that changed nothing', async () => {
+    const admin = adminClient(testApp);
+    const oil = await testApp.variantId('OIL');
+    const before = await readCatalogVersion(testApp.store.db);
+    await admin('PATCH', `/admin/v1/variants/${oil}`, { prices: [{ currency: 'EUR', amount: 1100 }, { currency: 'EUR', region_id: 'reg_it', amount: 990 }, { currency: 'USD', amount: null }] });
+    await admin('PATCH', `/admin/v1/variants/${oil}`, { manage_inventory: true, inventory_quantity: 0, allow_backorder: true });
+    await admin('PATCH', '/admin/v1/products/olive-oil', { status: 'published' });
+    const [priced, stocked, unchanged] = await details(before);
+    const { prices, ...detail } = priced![0]!;
+    assert.deepEqual(detail, { product_id: detail.product_id, handle: 'olive-oil', kinds: ['price'], served: true, availability: [] });
+    assert.deepEqual(
+      prices.map((price) => [price.variant_id, price.sku, price.key, price.old, price.new]).sort(),
+      [
+        [oil, 'OIL', 'EUR', 1000, 1100],
+        [oil, 'OIL', 'USD', 1200, null],
+        [oil, 'OIL', 'reg_it', null, 990],
+      ],
+    );
+    assert.deepEqual(stocked![0]!.kinds, ['availability']);
+    assert.deepEqual(stocked![0]!.availability, [
+      { variant_id: oil, sku: 'OIL', old: { purchasable: true, status: 'in_stock' }, new: { purchasable: true, status: 'backorder' } },
+    ]);
+    assert.deepEqual(unchanged, [], 'publishing a published product changes nothing served');
+  });
+});
