@@ -133,7 +133,8 @@ export function catalogTools(catalog: CatalogService, feed: ChangeFeed, schemas:
     defineTool(catalogToolErrors, {
       name: 'get_catalog_changes',
       title: 'What changed in the catalog',
-      description: `Lists the catalog's changes after since, oldest first: each product's id and handle, what changed (kinds: content, price, availability, published, withdrawn) and the product as search_catalog shows it in the market now (null when no longer served). Call it without since first: it answers the cursor of now (next_cursor) and no changes; keep that cursor, and pass it as since on your next look to learn what changed meanwhile. While has_more is true, call again at once with next_cursor. A cursor older than the change log keeps is CHANGES_EXPIRED: start again without since. ${MARKET_NOTE}`,
+      description:
+        "The catalog's changes after since, oldest first: product id, handle, kinds (content, price, availability, published, withdrawn) and the product as search_catalog shows it now (null: no longer served). Without since: no changes and next_cursor, the cursor of now; keep it and pass it as since on your next look. While has_more, call again with next_cursor.",
       input: schemas.input(Type.Object(changeFeedFields, { additionalProperties: false })),
       output: schemas.output(Type.Ref('ChangeFeed')),
       annotations: READ_ONLY,

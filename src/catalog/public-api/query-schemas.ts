@@ -136,7 +136,7 @@ export const sinceField = Type.Optional(
     minLength: 1,
     maxLength: MAX_FEED_CURSOR_LENGTH,
     description:
-      'Opaque position in the change feed: the next_cursor of a previous answer, or the cursor of the last change handled. Omit it to get the cursor of now (and no changes). A cursor older than the change log keeps is CHANGES_EXPIRED (410).',
+      'Opaque feed position: a previous next_cursor, or the cursor of the last change handled; omit it for the cursor of now. Too old: CHANGES_EXPIRED.',
   }),
 );
 
