@@ -35,6 +35,7 @@ export class ChangeStreams {
   readonly #stopFollowing: () => void;
   readonly #heartbeat: NodeJS.Timeout;
   readonly #failed: (error: unknown) => void;
+  #closed = false;
 
   constructor(
     readModel: CatalogReadModel,
@@ -52,10 +53,6 @@ export class ChangeStreams {
     this.#heartbeat.unref();
   }
 
-  get size(): number {
-    return this.#open.size;
-  }
-
   /**
    * Takes over the response and keeps it open as an event stream, or refuses when the
    * client (TOO_MANY_STREAMS, 429) or this instance (STREAMS_UNAVAILABLE, 503) holds as
@@ -70,6 +67,8 @@ export class ChangeStreams {
         'Close a stream you no longer read, or follow several markets with GET /public/v1/changes.',
       );
     }
+    // A request whose first page was read while the service began shutting down gets no stream that would hold the drain.
+    if (this.#closed) throw catalogProblem('STREAMS_UNAVAILABLE', 'This instance is shutting down.', 'Reconnect: another instance answers.');
     if (this.#open.size >= this.settings.maxStreams) {
       throw catalogProblem('STREAMS_UNAVAILABLE', 'This instance holds as many change streams as it may.', 'Retry later, or poll GET /public/v1/changes meanwhile.');
     }
@@ -96,6 +95,7 @@ export class ChangeStreams {
 
   /** Ends every stream (shutdown): clients reconnect elsewhere with Last-Event-ID. */
   close(): void {
+    this.#closed = true;
     this.#stopFollowing();
     clearInterval(this.#heartbeat);
     for (const stream of this.#open) stream.end();
@@ -128,7 +128,7 @@ class ChangeStream {
       })
       .finally(() => {
         this.#reading = undefined;
-        if (this.#again && !this.raw.destroyed) {
+        if (this.#again && this.open) {
           this.#again = false;
           this.pump();
         }
@@ -139,7 +139,7 @@ class ChangeStream {
     for (;;) {
       this.#again = false;
       const page = await this.feed.changes({ ...this.market, since: feedCursor(this.position), limit: STREAM_PAGE });
-      if (this.raw.destroyed) return;
+      if (!this.open) return;
       this.send(page.changes);
       this.position = parseFeedCursor(page.next_cursor);
       // A slow reader holds the reading, not memory: the next page waits until this one is taken.
@@ -153,8 +153,13 @@ class ChangeStream {
     for (const change of changes) this.write(`id: ${change.cursor}\ndata: ${serializeJson(change)}\n\n`);
   }
 
+  /** Nothing is written once the stream ended (a shutdown) or its client left: a write after the end would be an error event. */
   write(text: string): void {
-    if (!this.raw.destroyed) this.raw.write(text);
+    if (this.open) this.raw.write(text);
+  }
+
+  get open(): boolean {
+    return !this.raw.writableEnded && !this.raw.destroyed;
   }
 
   end(): void {
