@@ -198,4 +198,19 @@ describe('change details: what the write protocol records of each change (the we
     ]);
     assert.deepEqual(unchanged, [], 'publishing a published product changes nothing served');
   });
+
+  it('records a product created, a draft created and a product deleted as wholes: kinds and servedness, no prices or availability', async () => {
+    const admin = adminClient(testApp);
+    const before = await readCatalogVersion(testApp.store.db);
+    await admin('PUT', '/admin/v1/products/pepper', { ...product('pepper'), handle: undefined });
+    await admin('PUT', '/admin/v1/products/thyme', { ...product('thyme', { status: 'draft' }), handle: undefined });
+    const deleted = await testApp.app.inject({ method: 'DELETE', url: '/admin/v1/products/pepper', headers: { authorization: `Bearer ${ERP_TOKEN}` } });
+    assert.equal(deleted.statusCode, 204);
+    const summary = (await details(before)).map((change) => change.map(({ handle, kinds, served, prices, availability }) => ({ handle, kinds, served, prices, availability })));
+    assert.deepEqual(summary, [
+      [{ handle: 'pepper', kinds: ['created', 'published'], served: true, prices: [], availability: [] }],
+      [{ handle: 'thyme', kinds: ['created'], served: false, prices: [], availability: [] }],
+      [{ handle: 'pepper', kinds: ['withdrawn', 'deleted'], served: false, prices: [], availability: [] }],
+    ]);
+  });
 });

@@ -64,16 +64,17 @@ function productDetail(id: string, old: ServedDocument | undefined, now: ServedD
   const handle = now?.handle ?? old?.handle;
   // A product whose documents carry no handle was written before the change feed existed and not changed since.
   if (handle === undefined) return undefined;
-  const prices = priceChanges(old?.variants ?? [], now?.variants ?? []);
-  const availability = availabilityChanges(old?.variants ?? [], now?.variants ?? []);
+  // A product created or deleted lists no prices or availability: it is new or gone as a whole.
+  const prices = old && now ? priceChanges(old.variants, now.variants) : [];
+  const availability = old && now ? availabilityChanges(old.variants, now.variants) : [];
   // A document written before documents said whether the product is served: its servedness is taken as unchanged.
   const wasLive = old ? (old.live ?? now?.live ?? 1) === 1 : false;
   const isLive = now?.live === 1;
   const kinds: ProductChangeKind[] = [];
   if (!old) kinds.push('created');
   if (old && now && contentChanged(old, now)) kinds.push('content');
-  if (old && now && prices.length > 0) kinds.push('price');
-  if (old && now && availability.length > 0) kinds.push('availability');
+  if (prices.length > 0) kinds.push('price');
+  if (availability.length > 0) kinds.push('availability');
   if (!wasLive && isLive) kinds.push('published');
   if (wasLive && !isLive) kinds.push('withdrawn');
   if (!now) kinds.push('deleted');

@@ -44,9 +44,9 @@ export interface ProductChangeDetail {
   kinds: ProductChangeKind[];
   /** Whether the catalog serves the product after the change (published and not weighted). */
   served: boolean;
-  /** Each price that changed: `key` is a region id or a currency code, as served documents key prices; null where there was or is none. */
+  /** Each price that changed: `key` is a region id or a currency code, as served documents key prices; null where there was or is none. Empty for a product created or deleted. */
   prices: { variant_id: string; sku: string; key: string; old: number | null; new: number | null }[];
-  /** Each variant whose availability changed; null for a variant that did not exist before, or no longer exists. */
+  /** Each variant whose availability changed; null for a variant that did not exist before, or no longer exists. Empty for a product created or deleted. */
   availability: { variant_id: string; sku: string; old: VariantAvailability | null; new: VariantAvailability | null }[];
 }
 
