@@ -23,7 +23,7 @@ export interface LoggedChange {
   regions: boolean;
 }
 
-/** What a change did to a product (docs/decisions.md, Change details). */
+/** What a change did to a product (docs/decisions.md, The change feed: Change details). */
 export type ProductChangeKind = 'created' | 'content' | 'price' | 'availability' | 'published' | 'withdrawn' | 'deleted';
 
 /** A variant's availability as the public API renders it (catalog/model/availability.ts). */
@@ -85,8 +85,10 @@ export async function changesAfter(db: Kysely<Database>, seq: number, limit: num
 
 /**
  * The changes after `seq` with their details, oldest first, at most `limit` of them and
- * none after `upTo` when given (the version the reader serves); undefined when the log no longer
- * holds the one right after `seq` (pruned, CHANGE_FEED_RETENTION_HOURS).
+ * none after `upTo` when given (the version the reader serves); undefined when the log no
+ * longer holds the one right after `seq` (pruned, CHANGE_FEED_RETENTION_HOURS). Without
+ * `upTo`, a log pruned of everything after `seq` reads as no change yet: a reader that
+ * must tell the two apart passes the version it knows of (`readCatalogVersion`).
  */
 export async function changeDetailsAfter(db: Kysely<Database>, seq: number, limit: number, upTo?: number): Promise<ChangeDetails[] | undefined> {
   const rows = await db
