@@ -43,6 +43,8 @@ function toolHint(refusal: ReadRefusal): string {
         : `Split the identifiers over several lookup_catalog calls (${LOOKUP_BOUNDS_RULE}).`;
     case 'product_not_found':
       return 'Find the product and its handle with search_catalog (query).';
+    case 'invalid_feed_cursor':
+      return 'Pass the next_cursor of a previous get_catalog_changes result unchanged as since, or omit since for the cursor of now.';
     case 'changes_expired':
       return 'Call get_catalog_changes without since for the cursor of now, read the products again with search_catalog, then pass that cursor as since.';
   }

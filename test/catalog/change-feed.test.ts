@@ -121,6 +121,7 @@ describe('GET /public/v1/changes: the public change feed', () => {
       const response = await feed(testApp, `since=${encodeURIComponent(since)}`);
       assert.equal(response.statusCode, 400, since);
       assert.equal(response.data.error.code, 'INVALID_QUERY');
+      assert.match(response.data.error.hint, /GET \/public\/v1\/changes/);
     }
     assert.equal((await feed(testApp, 'country=ZZ')).data.error.code, 'REGION_NOT_FOUND');
     assert.equal((await feed(testApp, 'limit=21')).data.error.code, 'INVALID_QUERY');

@@ -38,6 +38,10 @@ describe('get_catalog_changes: what changed since an agent last looked, on /mcp 
         const { request_id: _b, ...restBody } = viaRest.json();
         assert.deepEqual(mcpBody, restBody);
 
+        const invalid = await mcp.call('get_catalog_changes', { since: 'not-a-cursor' });
+        assert.deepEqual([invalid.isError, invalid.data.error.code], [true, 'INVALID_QUERY']);
+        assert.match(invalid.data.error.hint, /next_cursor of a previous get_catalog_changes/);
+
         await testApp.store.db.deleteFrom('catalog_changes').execute();
         const expired = await mcp.call('get_catalog_changes', { since: '0' });
         assert.equal(expired.isError, true);

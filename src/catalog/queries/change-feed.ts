@@ -147,7 +147,7 @@ export function feedCursor({ seq, skip }: FeedPosition): string {
 /** A cursor this feed writes; anything else is an invalid cursor. */
 export function parseFeedCursor(cursor: string): FeedPosition {
   const match = CURSOR_PATTERN.exec(cursor);
-  if (!match) throw new CatalogReadError('The cursor is not one this feed issued.', { kind: 'invalid_cursor', reason: 'not_issued' });
+  if (!match) throw new CatalogReadError('The cursor is not one this feed issued.', { kind: 'invalid_feed_cursor' });
   return { seq: Number(match[1]), skip: Number(match[2] ?? 0) };
 }
 

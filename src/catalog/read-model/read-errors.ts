@@ -25,6 +25,8 @@ export type ReadRefusal =
   | { kind: 'lookup_bounds'; given: number }
   /** No served product has the handle. */
   | { kind: 'product_not_found'; handle: string }
+  /** A change feed cursor the feed did not write. */
+  | { kind: 'invalid_feed_cursor' }
   /** A change feed cursor older than the change log holds (CHANGE_FEED_RETENTION_HOURS). */
   | { kind: 'changes_expired' };
 
