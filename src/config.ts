@@ -45,6 +45,8 @@ export interface Config {
   catalogSeed: string;
   /** How often each instance checks the store for catalog changes made elsewhere. */
   catalogPollMs: number;
+  /** The public change feed and its stream (docs/changes.md). */
+  changeFeed: ChangeFeedConfig;
   /**
    * How long a client may take to send a whole request (headers and body); after that it
    * gets 408 and the connection is closed, so a client trickling a body cannot hold a
@@ -87,6 +89,17 @@ export interface McpBatchConfig {
   maxMessages: number;
   /** Bytes of answers per batch: the call whose answer passes it, and every call after it, are refused. */
   maxAnswerBytes: number;
+}
+
+export interface ChangeFeedConfig {
+  /** How long the change log keeps a change: the feed's cursors stay valid this long, and an instance down longer rebuilds its read model. */
+  retentionHours: number;
+  /** Seconds between the comment lines that keep an idle change stream open through proxies. */
+  heartbeatSeconds: number;
+  /** Change streams one client IP may hold open at once on one instance. */
+  maxStreamsPerClient: number;
+  /** Change streams one instance holds open at once. */
+  maxStreams: number;
 }
 
 export interface CatalogCacheConfig {
@@ -188,6 +201,12 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: read.origins('CORS_ORIGINS'),
     catalogSeed: read.string('CATALOG_SEED', 'demo'),
     catalogPollMs: read.integer('CATALOG_POLL_MS', 1000, 50, 3_600_000),
+    changeFeed: {
+      retentionHours: read.integer('CHANGE_FEED_RETENTION_HOURS', 24, 1, 8760),
+      heartbeatSeconds: read.integer('CHANGE_STREAM_HEARTBEAT_SECONDS', 15, 1, 3600),
+      maxStreamsPerClient: read.integer('CHANGE_STREAM_MAX_PER_CLIENT', 4, 1, 10_000),
+      maxStreams: read.integer('CHANGE_STREAM_MAX', 1000, 1, 1_000_000),
+    },
     requestTimeoutMs: read.integer('REQUEST_TIMEOUT_MS', 15_000, 1000, 300_000),
     mcpAllowedHosts: read.list('MCP_ALLOWED_HOSTS', defaultMcpHosts(host, publicBaseUrl)),
     mcpBatch: {

@@ -5,6 +5,9 @@ import { CatalogAnswers } from './public-api/answers.js';
 import { CatalogChangeFollower } from './read-model/change-follower.js';
 import { CatalogWriter } from './store/catalog-writer.js';
 import { CatalogService } from './queries/catalog-service.js';
+import { ChangeFeed } from './queries/change-feed.js';
+import { ChangeStreams } from './public-api/change-stream.js';
+import { changeRoutes } from './public-api/routes/changes.js';
 import { CursorCodec } from './queries/cursor.js';
 import { publicApiErrors } from './public-api/errors.js';
 import { useErrorSurface } from '../http/error-surface.js';
@@ -25,6 +28,8 @@ declare module 'fastify' {
     catalogReadModel: CatalogReadModel;
     /** The one way to change the catalog here: each change it commits is served by this instance before it returns, and announced to the others. */
     catalogWriter: CatalogWriter;
+    /** The public change feed, shared by REST and the MCP tool get_catalog_changes. */
+    changeFeed: ChangeFeed;
     /** The catalog routes' shared window, also counted by the MCP catalog tools. */
     catalogRateLimit: RateLimitCheck;
   }
@@ -46,7 +51,10 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
     app.addHook('onClose', async () => readModel.stopWatching());
     const changes = new CatalogChangeFollower(app.redis, readModel, app.log);
     changes.follow();
-    app.decorate('catalogWriter', new CatalogWriter(store.db, { announce: (version) => changes.committed(version) }));
+    app.decorate('catalogWriter', new CatalogWriter(store.db, {
+        announce: (version) => changes.committed(version),
+        changeLogRetentionHours: config.changeFeed.retentionHours,
+      }));
 
     const cursors = new CursorCodec(await deploymentSecret(store.db, CURSOR_SECRET));
     const catalog = new CatalogService(readModel, config.storefrontUrl, cursors);
@@ -55,7 +63,12 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
 
     const rateLimit = defineCatalogRateLimit(app, config);
     app.decorate('catalogRateLimit', rateLimit);
-    const answers = new CatalogAnswers(catalog, config.catalogCache);
+    const feed = new ChangeFeed(store.db, catalog);
+    app.decorate('changeFeed', feed);
+    const streams = new ChangeStreams(readModel, feed, config.changeFeed, app.log);
+    // Before the server stops accepting: open streams would otherwise hold the drain.
+    app.addHook('preClose', async () => streams.close());
+    const answers = new CatalogAnswers(catalog, feed, config.catalogCache);
     const responses = catalogResponses(catalogLimitInWords(config), answers.caching.cacheControl);
     await app.register(
       async (routes) => {
@@ -65,6 +78,7 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
         getProductRoute(routes, kit);
         lookupProductsRoute(routes, kit);
         taxonomyRoutes(routes, kit);
+        changeRoutes(routes, { ...kit, feed, streams, settings: config.changeFeed });
       },
       { prefix: '/public' },
     );

@@ -86,6 +86,7 @@ async function run(argv: string[], output: CommandOutput, env: Env | undefined, 
     // they are left to their poll rather than each batch waiting for a connect time-out.
     let announceFailed: Error | undefined;
     const writer = new CatalogWriter(store.db, {
+      changeLogRetentionHours: config.changeFeed.retentionHours,
       announce: async (version) => {
         if (announceFailed) return;
         await announceCatalogChange(config, version).catch((error: Error) => {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { chunks } from '../store/chunks.js';
+import { changeDetailsAfter, type ProductChangeDetail, type ProductChangeKind } from '../catalog/store/change-log.js';
 import type { Database } from '../store/schema.js';
 
 /** The events a subscription can ask for. */
@@ -52,20 +52,7 @@ export interface EventSource {
   backlog(db: Kysely<Database>, seq: number): Promise<{ depth: number; oldest: string | null }>;
 }
 
-/**
- * What one catalog change did to one product: the shape of the change log's per-product
- * details. Until the log records them, a change is known only by the products it touched
- * (`touched` below).
- */
-export interface ProductChangeDetails {
-  product_id: string;
-  handle: string | null;
-  kinds: ('created' | 'content' | 'price' | 'availability' | 'published' | 'withdrawn' | 'deleted')[];
-  prices: { variant_id: string; sku: string; key: string; old: number | null; new: number | null }[];
-  availability: { variant_id: string; sku: string; old: string | null; new: string | null }[];
-}
-
-const PRODUCT_EVENT_OF_KIND: Partial<Record<ProductChangeDetails['kinds'][number], EventType>> = {
+const PRODUCT_EVENT_OF_KIND: Partial<Record<ProductChangeKind, EventType>> = {
   created: 'product.created',
   content: 'product.updated',
   published: 'product.published',
@@ -74,12 +61,15 @@ const PRODUCT_EVENT_OF_KIND: Partial<Record<ProductChangeDetails['kinds'][number
 };
 
 /**
- * The events of catalog change `seq`, in the order of its products and, per product, of
- * its kinds, then its prices, then its availability (prices and availability are
- * per-variant events of their own). Ids follow from the change and the event's place in
- * it, so consuming a change again (a dispatch that did not commit) makes the same events.
+ * The events of catalog change `seq`, from its per-product details (recorded in the
+ * change's own transaction, src/catalog/store/change-details.ts): in the order of its
+ * products and, per product, of its kinds, then its prices, then its availability
+ * (prices and availability are per-variant events of their own). A price names its
+ * region (`region_id`) or, for the price of every region in a currency, the `currency`.
+ * Ids follow from the change and the event's place in it, so consuming a change again
+ * (a dispatch that did not commit) makes the same events.
  */
-export function catalogChangeEvents(seq: number, changedAt: string, products: readonly ProductChangeDetails[]): WebhookEvent[] {
+export function catalogChangeEvents(seq: number, changedAt: string, products: readonly ProductChangeDetail[]): WebhookEvent[] {
   const events: Omit<WebhookEvent, 'id' | 'timestamp' | 'catalog_version'>[] = products.flatMap((details) => {
     const product = { product_id: details.product_id, handle: details.handle };
     return [
@@ -87,20 +77,22 @@ export function catalogChangeEvents(seq: number, changedAt: string, products: re
         const type = PRODUCT_EVENT_OF_KIND[kind];
         return type ? [{ type, data: product }] : [];
       }),
-      ...details.prices.map((price) => ({ type: 'variant.price_changed' as const, data: { ...product, ...price } })),
-      ...details.availability.map((availability) => ({ type: 'variant.availability_changed' as const, data: { ...product, ...availability } })),
+      ...details.prices.map(({ variant_id, sku, key, old, new: now }) => ({
+        type: 'variant.price_changed' as const,
+        data: { ...product, variant_id, sku, ...priceTarget(key), old, new: now },
+      })),
+      ...details.availability.map(({ variant_id, sku, old, new: now }) => ({
+        type: 'variant.availability_changed' as const,
+        data: { ...product, variant_id, sku, old: old?.status ?? null, new: now?.status ?? null },
+      })),
     ];
   });
   return events.map((event, index) => ({ id: `evt_${seq}_${index}`, timestamp: changedAt, catalog_version: seq, ...event }));
 }
 
-/** A change known only by the products it touched: each was updated, under the handle it has now (null once deleted). */
-async function touched(db: Kysely<Database>, productIds: string[]): Promise<ProductChangeDetails[]> {
-  const handles = new Map<string, string>();
-  for (const ids of chunks(productIds)) {
-    for (const row of await db.selectFrom('products').select(['id', 'handle']).where('id', 'in', ids).execute()) handles.set(row.id, row.handle);
-  }
-  return productIds.map((id) => ({ product_id: id, handle: handles.get(id) ?? null, kinds: ['content'], prices: [], availability: [] }));
+/** Served documents key a price by region id (lower case) or, for every region of a currency, by the currency code (upper case). */
+function priceTarget(key: string): { region_id: string | null; currency: string | null } {
+  return key === key.toUpperCase() ? { region_id: null, currency: key } : { region_id: key, currency: null };
 }
 
 /** The catalog change log as an event source. */
@@ -111,19 +103,9 @@ export const catalogEventSource: EventSource = {
     return row ? Number(row.version) : 0;
   },
   async after(db, seq, limit) {
-    const rows = await db
-      .selectFrom('catalog_changes')
-      .select(['seq', 'product_ids', 'changed_at'])
-      .where('seq', '>', seq)
-      .orderBy('seq')
-      .limit(limit)
-      .execute();
-    const entries: SourcedEvents[] = [];
-    for (const row of rows) {
-      const version = Number(row.seq);
-      entries.push({ seq: version, events: catalogChangeEvents(version, row.changed_at, await touched(db, JSON.parse(row.product_ids) as string[])) });
-    }
-    return entries;
+    // The reader's position is never pruned (changeLogFloor), so the log holds what follows it.
+    const changes = (await changeDetailsAfter(db, seq, limit)) ?? [];
+    return changes.map((change) => ({ seq: change.seq, events: catalogChangeEvents(change.seq, change.changedAt, change.details) }));
   },
   async backlog(db, seq) {
     const row = await db

@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
 import type { CatalogService } from '../catalog/queries/catalog-service.js';
+import type { ChangeFeed } from '../catalog/queries/change-feed.js';
 import { handleField } from '../catalog/model/handle.js';
 import { DEFAULT_LOCALE, LOCALES, LocaleCode } from '../catalog/model/locales.js';
 import { LOOKUP_BOUNDS_RULE, lookupFields, MAX_LOOKUP_IDENTIFIERS } from '../catalog/queries/lookup.js';
 import { DEFAULT_COUNTRY } from '../catalog/queries/market.js';
-import { filterFields, marketFields, queryFields, taxonomyFields } from '../catalog/public-api/query-schemas.js';
+import { changeFeedFields, filterFields, marketFields, queryFields, taxonomyFields } from '../catalog/public-api/query-schemas.js';
 import { CategoryList, CollectionList } from '../catalog/public-api/schemas.js';
 import { publicApiErrors, refusalProblem } from '../catalog/public-api/errors.js';
 import { CatalogReadError, type ReadRefusal } from '../catalog/read-model/read-errors.js';
@@ -42,6 +43,10 @@ function toolHint(refusal: ReadRefusal): string {
         : `Split the identifiers over several lookup_catalog calls (${LOOKUP_BOUNDS_RULE}).`;
     case 'product_not_found':
       return 'Find the product and its handle with search_catalog (query).';
+    case 'invalid_feed_cursor':
+      return 'Pass the next_cursor of a previous get_catalog_changes result unchanged as since, or omit since for the cursor of now.';
+    case 'changes_expired':
+      return 'Call get_catalog_changes without since for the cursor of now, read the products again with search_catalog, then pass that cursor as since.';
   }
 }
 
@@ -57,11 +62,11 @@ const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: f
 const MARKET_NOTE = `Market: country (ISO-2, default ${DEFAULT_COUNTRY}) picks the region; currency defaults to that region's and any other currency is REGION_NOT_FOUND; locale ${LOCALES.join(' or ')} (default ${DEFAULT_LOCALE}), falling back to ${DEFAULT_LOCALE}.`;
 
 /**
- * search_catalog, get_product, lookup_catalog, list_markets and list_categories: read-only
+ * search_catalog, get_product, lookup_catalog, list_markets, list_categories and get_catalog_changes: read-only
  * discovery over the same service as REST. Built once; the MCP endpoint counts every
  * request against the catalog limit.
  */
-export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompiler): ToolDefinition[] {
+export function catalogTools(catalog: CatalogService, feed: ChangeFeed, schemas: ToolSchemaCompiler): ToolDefinition[] {
   return [
     defineTool(catalogToolErrors, {
       name: 'search_catalog',
@@ -125,6 +130,17 @@ export function catalogTools(catalog: CatalogService, schemas: ToolSchemaCompile
       output: schemas.output(TaxonomyListing),
       annotations: READ_ONLY,
       run: async (args, { request }) => ({ ...(await catalog.listTaxonomy(args)), request_id: request.id }),
+    }),
+
+    defineTool(catalogToolErrors, {
+      name: 'get_catalog_changes',
+      title: 'What changed in the catalog',
+      description:
+        "The catalog's changes after since, oldest first: product id, handle, kinds (content, price, availability, published, withdrawn) and the product as search_catalog shows it now (null: no longer served). Without since: no changes and next_cursor, the cursor of now; keep it and pass it as since on your next look. While has_more, call again with next_cursor.",
+      input: schemas.input(Type.Object(changeFeedFields, { additionalProperties: false })),
+      output: schemas.output(Type.Ref('ChangeFeed')),
+      annotations: READ_ONLY,
+      run: async (args, { request }) => ({ ...(await feed.changes(args)), request_id: request.id }),
     }),
   ];
 }

@@ -51,7 +51,7 @@ export const mcpPlugin = fp<{ config: Config }>(
   async (app: FastifyInstance, { config }) => {
     // Tool definitions, schemas and compiled validators: once per process, here.
     const schemas = new ToolSchemaCompiler(app.getSchemas());
-    const discovery = catalogTools(app.catalog, schemas);
+    const discovery = catalogTools(app.catalog, app.changeFeed, schemas);
     const cart = sandboxTools(app.sandbox, schemas);
     const sandbox = [...discovery, ...cart];
     const common = {

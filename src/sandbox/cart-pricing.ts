@@ -1,5 +1,6 @@
 import { DEFAULT_COUNTRY } from '../catalog/queries/market.js';
-import { availabilityOf, minorPriceIn } from '../catalog/read-model/pricing.js';
+import { availabilityOf } from '../catalog/model/availability.js';
+import { minorPriceIn } from '../catalog/read-model/pricing.js';
 import type { LiveCatalog } from '../catalog/read-model/live-catalog.js';
 import type { Region } from '../catalog/read-model/product.js';
 import type { CartContents, CartLine } from './cart-store.js';

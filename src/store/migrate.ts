@@ -5,6 +5,7 @@ import * as sandbox from './migrations/0002-sandbox.js';
 import * as deploymentSecrets from './migrations/0003-deployment-secrets.js';
 import * as liveCatalog from './migrations/0004-live-catalog.js';
 import * as taxonomy from './migrations/0005-taxonomy.js';
+import * as changeDetails from './migrations/0006-change-details.js';
 import * as webhooks from './migrations/0007-webhooks.js';
 
 /** Migrations live in code so the same list runs from `src` (tsx) and from `dist`. */
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0003-deployment-secrets': deploymentSecrets,
   '0004-live-catalog': liveCatalog,
   '0005-taxonomy': taxonomy,
+  '0006-change-details': changeDetails,
   '0007-webhooks': webhooks,
 };
 

@@ -183,6 +183,8 @@ export interface CatalogChangeTable {
   /** 1 when regions changed: markets are re-read and every rendering dropped. */
   regions_changed: number;
   changed_at: string;
+  /** JSON array of what the change did to each product (catalog/store/change-log.ts, `ProductChangeDetail`). */
+  details: Generated<string>;
 }
 
 /** Who changed what through the admin API, and the versions before and after. */

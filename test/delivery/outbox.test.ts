@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CatalogWriter } from '../../src/catalog/store/catalog-writer.js';
+import { patchProduct } from '../../src/catalog/store/write/products.js';
 import { DELIVERY_RETENTION_MS, deliveryRow } from '../../src/delivery/subscriptions.js';
 import { loadConfig } from '../../src/config.js';
 import { openStore, type Store } from '../../src/store/database.js';
@@ -50,8 +51,10 @@ describe('the outbox survives a restart', () => {
     const store = shared.open();
     let version: number;
     try {
-      const { id: productId } = await store.db.selectFrom('products').select('id').where('handle', '=', 'sourdough').executeTakeFirstOrThrow();
-      ({ version } = await new CatalogWriter(store.db).write('test', async () => ({ result: null, productIds: [productId], audit: [] })));
+      ({ version } = await new CatalogWriter(store.db).write('test', async (catalog, now) => {
+        const changed = await patchProduct(catalog, 'sourdough', { translations: { en: { title: 'Sourdough, renamed offline' } } }, undefined, now);
+        return { result: null, productIds: [changed.productId], audit: [] };
+      }));
       const deliveries = await store.db.selectFrom('webhook_deliveries').select('id').execute();
       assert.equal(deliveries.length, 0);
     } finally {
@@ -95,7 +98,7 @@ describe('two instances on one PostgreSQL database', { skip: needsProductionServ
   it('sends each delivery once: each event id reaches the receiver once, whichever instance claimed it', async () => {
     const [a, b] = instances.map((instance) => adminClient(instance)) as [ReturnType<typeof adminClient>, ReturnType<typeof adminClient>];
     const { id } = await subscribe(a, receiver.url);
-    for (let i = 0; i < CHANGES; i += 1) await changeProduct(i % 2 === 0 ? a : b, i % 4 < 2 ? 'olive-oil' : 'sourdough', i % 3 === 0 ? 'draft' : 'published');
+    for (let i = 0; i < CHANGES; i += 1) await changeProduct(i % 2 === 0 ? a : b, i % 4 < 2 ? 'olive-oil' : 'sourdough', `Title ${i}`);
     const deliveries = await waitForDeliveries(b, id, (list) => list.length === CHANGES && list.every((entry) => entry.status === 'delivered'));
     assert.equal(deliveries.length, CHANGES);
     assert.ok(deliveries.every((entry) => entry.status === 'delivered' && entry.attempts === 1));
@@ -121,13 +124,13 @@ describe('the change log keeps what the dispatcher has not consumed', () => {
     // The dispatcher consumed a change older than the retention, and 3 more wait.
     const { id: productId } = await db.selectFrom('products').select('id').where('handle', '=', 'olive-oil').executeTakeFirstOrThrow();
     const write = (writer: CatalogWriter) => writer.write('test', async () => ({ result: null, productIds: [productId], audit: [] }));
-    const past = new CatalogWriter(db, { clock: () => new Date(Date.now() - 3 * 3_600_000) });
+    const past = new CatalogWriter(db, { clock: () => new Date(Date.now() - 3 * 3_600_000), changeLogRetentionHours: 1 });
     const held = (await write(past)).version;
     await db.updateTable('change_log_readers').set({ seq: held }).execute();
     for (let i = 0; i < 3; i += 1) await write(past);
     // The next change that prunes: its sequence is a multiple of 100.
     await db.updateTable('catalog_state').set({ version: 99 }).execute();
-    await write(new CatalogWriter(db));
+    await write(new CatalogWriter(db, { changeLogRetentionHours: 1 }));
     const kept = (await db.selectFrom('catalog_changes').select('seq').orderBy('seq').execute()).map((row) => Number(row.seq));
     assert.deepEqual([held + 1, held + 2, held + 3].filter((seq) => kept.includes(seq)), [held + 1, held + 2, held + 3], 'the unconsumed changes are kept');
     assert.ok(!kept.includes(held), 'a consumed change older than the retention is pruned');

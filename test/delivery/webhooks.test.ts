@@ -97,7 +97,7 @@ describe('webhooks through the admin API', () => {
     const tested = await admin('POST', `/admin/v1/webhooks/${id}/test`);
     assert.equal(tested.statusCode, 202, tested.body);
     assert.equal(tested.data.delivery.event_type, 'webhook.test');
-    await changeProduct(admin, 'olive-oil', 'draft');
+    await changeProduct(admin, 'olive-oil', 'Olive oil, cold pressed');
     const deliveries = await waitForDeliveries(admin, id, (list) => list.length === 2 && list.every((entry) => entry.status === 'delivered'));
     assert.deepEqual(deliveries.map((entry) => [entry.status, entry.attempts, entry.last_status_code]), [['delivered', 1, 204], ['delivered', 1, 204]]);
 
@@ -115,6 +115,29 @@ describe('webhooks through the admin API', () => {
     const tampered = received[0]!;
     assert.throws(() => verifier.verify(`${tampered.body} `, tampered.headers as Record<string, string>), /signature/i);
     assert.throws(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(tampered.body, tampered.headers as Record<string, string>), /signature/i);
+  });
+
+  it('sends what a change did: a price with its old and new amount and where it applies, an availability with its old and new status, a withdrawal', async () => {
+    const { id, secret } = await subscribe(admin, `${receiver.url}/details`, ['variant.price_changed', 'variant.availability_changed', 'product.withdrawn']);
+    const variantId = await testApp.variantId('OLIVE-OIL');
+    assert.equal((await admin('POST', '/admin/v1/prices', { rows: [{ sku: 'OLIVE-OIL', currency: 'EUR', amount: 1250 }] })).statusCode, 200);
+    assert.equal((await admin('PATCH', `/admin/v1/variants/${variantId}`, { manage_inventory: true, inventory_quantity: 0 })).statusCode, 200);
+    assert.equal((await admin('PATCH', '/admin/v1/products/olive-oil', { status: 'draft' })).statusCode, 200);
+    await waitForDeliveries(admin, id, (list) => list.length === 3 && list.every((entry) => entry.status === 'delivered'));
+    const verifier = new Webhook(secret);
+    const events = receiver.requests
+      .filter((request) => request.path === '/details')
+      .map((request) => verifier.verify(request.body, request.headers as Record<string, string>) as any)
+      .sort((a, b) => a.catalog_version - b.catalog_version);
+    assert.deepEqual(
+      events.map((event) => [event.type, event.data]),
+      [
+        ['variant.price_changed', { product_id: events[0].data.product_id, handle: 'olive-oil', variant_id: variantId, sku: 'OLIVE-OIL', region_id: null, currency: 'EUR', old: 1000, new: 1250 }],
+        ['variant.availability_changed', { product_id: events[0].data.product_id, handle: 'olive-oil', variant_id: variantId, sku: 'OLIVE-OIL', old: 'in_stock', new: 'out_of_stock' }],
+        ['product.withdrawn', { product_id: events[0].data.product_id, handle: 'olive-oil' }],
+      ],
+    );
+    assert.ok(events[0].catalog_version < events[1].catalog_version && events[1].catalog_version < events[2].catalog_version);
   });
 
   it('lists deliveries newest first, bounded by limit, and refuses a bad limit', async () => {
@@ -139,7 +162,7 @@ describe('webhook retries, backoff and pausing', () => {
   it('retries a failing receiver with the same event id, gives up after the attempts, and pauses the webhook saying why', async () => {
     const admin = adminClient(testApp);
     const { id } = await subscribe(admin, failing.url);
-    await changeProduct(admin, 'sourdough', 'draft');
+    await changeProduct(admin, 'sourdough', 'Sourdough, first change');
     const [delivery] = await waitForDeliveries(admin, id, (list) => list[0]?.status === 'failed');
     assert.equal(delivery.status, 'failed');
     assert.equal(delivery.attempts, 3);
@@ -152,7 +175,7 @@ describe('webhook retries, backoff and pausing', () => {
     assert.match(webhook.paused_reason, /failed 3 attempts.*answered 500/);
 
     // Paused: new changes make no deliveries for it.
-    await changeProduct(admin, 'sourdough', 'published');
+    await changeProduct(admin, 'sourdough', 'Sourdough, second change');
     await admin('POST', `/admin/v1/webhooks/${id}/resume`);
     assert.equal((await admin('GET', `/admin/v1/webhooks/${id}/deliveries`)).data.deliveries.length, 1);
   });

@@ -9,7 +9,9 @@ const CART_LIMIT = 1000;
 const KEY_LIMIT = 5;
 const SHIPPING_AMOUNTS = { EUR: 990, GBP: 450 };
 const DEFAULT_LIMITS = /\b(120|300)\b/;
-const CATALOG_OPERATIONS = ['/public/v1/products', '/public/v1/products/{handle}'];
+const CATALOG_OPERATIONS = ['/public/v1/products', '/public/v1/products/{handle}', '/public/v1/changes'];
+/** Change feed settings other than the defaults (24 hours; 15 s; 4 and 1000 streams). */
+const CHANGE_FEED = { retentionHours: 72, heartbeatSeconds: 25, maxStreamsPerClient: 3, maxStreams: 250 };
 
 describe('descriptions tell the configured limits and currencies, not the defaults', () => {
   let testApp: TestApp;
@@ -19,6 +21,7 @@ describe('descriptions tell the configured limits and currencies, not the defaul
     testApp = await startTestApp({
       config: {
         catalogRateLimit: CATALOG_LIMIT,
+        changeFeed: CHANGE_FEED,
         sandbox: { cartRateLimit: CART_LIMIT, keyRateLimit: KEY_LIMIT, shippingAmounts: SHIPPING_AMOUNTS },
       },
     });
@@ -37,6 +40,15 @@ describe('descriptions tell the configured limits and currencies, not the defaul
       }
     });
   }
+
+  it('the change routes tell the configured retention, heartbeat and stream caps', () => {
+    const feed: string = doc.paths['/public/v1/changes'].get.description;
+    assert.match(feed, /keeps changes for 72 hours/);
+    const stream: string = doc.paths['/public/v1/changes/stream'].get.description;
+    assert.match(stream, /every 25 seconds/);
+    assert.match(stream, /may hold 3 streams at once .* an instance 250 /);
+    assert.doesNotMatch(`${feed} ${stream}`, /\b(24 hours|15 seconds|1000)\b/);
+  });
 
   it('/openapi.json describes both MCP servers with the configured catalog and cart limits', () => {
     const discovery: string = doc.paths['/mcp'].post.description;

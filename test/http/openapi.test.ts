@@ -15,9 +15,19 @@ const CATALOG_SCHEMAS = [
   'ProductDetail',
   'PublicApiError',
 ];
-const ERROR_CODES = ['REGION_NOT_FOUND', 'PRODUCT_NOT_FOUND', 'INVALID_HANDLE', 'INVALID_QUERY', 'RATE_LIMITED', 'INTERNAL_ERROR'];
+const ERROR_CODES = [
+  'REGION_NOT_FOUND',
+  'PRODUCT_NOT_FOUND',
+  'INVALID_HANDLE',
+  'INVALID_QUERY',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'CHANGES_EXPIRED',
+  'TOO_MANY_STREAMS',
+  'STREAMS_UNAVAILABLE',
+];
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
-const CATALOG_OPERATIONS = ['/public/v1/products', '/public/v1/products/{handle}'];
+const CATALOG_OPERATIONS = ['/public/v1/products', '/public/v1/products/{handle}', '/public/v1/changes'];
 
 describe('GET /openapi.json', () => {
   let testApp: TestApp;

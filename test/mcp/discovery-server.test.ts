@@ -28,7 +28,7 @@ describe('POST /mcp: read-only product discovery', () => {
 
       it('lists exactly the discovery tools, all read-only with an input schema and no outputSchema', async () => {
         const { tools } = await mcp.client.listTools();
-        assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get_product', 'list_categories', 'list_markets', 'lookup_catalog', 'search_catalog']);
+        assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get_catalog_changes', 'get_product', 'list_categories', 'list_markets', 'lookup_catalog', 'search_catalog']);
         for (const tool of tools) {
           assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
           assert.equal(tool.annotations?.destructiveHint, false, tool.name);

@@ -45,7 +45,7 @@ describe('POST /mcp/sandbox: simulated cart and checkout tools', () => {
 
   it('lists the catalog tools, create_sandbox_key and every cart tool', async () => {
     const mcp = await connect();
-    assert.deepEqual(await mcp.toolNames(), [...CART_TOOLS, 'create_sandbox_key', 'get_product', 'list_categories', 'list_markets', 'lookup_catalog', 'search_catalog'].sort());
+    assert.deepEqual(await mcp.toolNames(), [...CART_TOOLS, 'create_sandbox_key', 'get_catalog_changes', 'get_product', 'list_categories', 'list_markets', 'lookup_catalog', 'search_catalog'].sort());
     const { tools } = await mcp.client.listTools();
     for (const tool of tools) {
       assert.equal(tool.outputSchema, undefined, `${tool.name} advertises no outputSchema`);

@@ -18,9 +18,9 @@ export async function subscribe(admin: AdminCall, url: string, eventTypes = ['pr
   return { id: response.data.webhook.id, secret: response.data.secret };
 }
 
-/** A catalog change of `handle` through the admin API (its status set). */
-export async function changeProduct(admin: AdminCall, handle: string, status: 'draft' | 'published'): Promise<void> {
-  const response = await admin('PATCH', `/admin/v1/products/${handle}`, { status });
+/** A content change of `handle` through the admin API (its English title set to `title`): one product.updated event. */
+export async function changeProduct(admin: AdminCall, handle: string, title: string): Promise<void> {
+  const response = await admin('PATCH', `/admin/v1/products/${handle}`, { translations: { en: { title } } });
   assert.equal(response.statusCode, 200, response.body);
 }
 

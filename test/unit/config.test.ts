@@ -37,6 +37,7 @@ describe('loadConfig', () => {
       corsOrigins: '*',
       catalogSeed: 'demo',
       catalogPollMs: 1000,
+      changeFeed: { retentionHours: 24, heartbeatSeconds: 15, maxStreamsPerClient: 4, maxStreams: 1000 },
       requestTimeoutMs: 15_000,
       mcpAllowedHosts: ['localhost', '127.0.0.1', '[::1]'],
       mcpBatch: { maxMessages: 20, maxAnswerBytes: 1024 * 1024 },

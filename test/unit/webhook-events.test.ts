@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { catalogChangeEvents, type ProductChangeDetails } from '../../src/delivery/events.js';
+import type { ProductChangeDetail } from '../../src/catalog/store/change-log.js';
+import { catalogChangeEvents } from '../../src/delivery/events.js';
 
 const AT = '2026-11-26T18:00:00.000Z';
-const details = (fields: Partial<ProductChangeDetails>): ProductChangeDetails => ({ product_id: 'prod_1', handle: 'olive-oil', kinds: [], prices: [], availability: [], ...fields });
+const details = (fields: Partial<ProductChangeDetail>): ProductChangeDetail => ({ product_id: 'prod_1', handle: 'olive-oil', kinds: [], served: true, prices: [], availability: [], ...fields });
+const inStock = { purchasable: true, status: 'in_stock' } as const;
 
 describe('catalogChangeEvents: a change\'s per-product details as webhook events', () => {
   it('makes one event per product kind, then one per price and availability change, numbered within the change', () => {
@@ -11,10 +13,10 @@ describe('catalogChangeEvents: a change\'s per-product details as webhook events
       details({
         kinds: ['created', 'price', 'availability', 'published'],
         prices: [{ variant_id: 'var_1', sku: 'OIL-1', key: 'reg_eu', old: null, new: 1650 }],
-        availability: [{ variant_id: 'var_1', sku: 'OIL-1', old: null, new: 'in_stock' }],
+        availability: [{ variant_id: 'var_1', sku: 'OIL-1', old: null, new: inStock }],
       }),
       details({ product_id: 'prod_2', handle: 'bread', kinds: ['content', 'withdrawn'] }),
-      details({ product_id: 'prod_3', handle: null, kinds: ['deleted'] }),
+      details({ product_id: 'prod_3', handle: 'old-jam', kinds: ['deleted'], served: false }),
     ]);
     assert.deepEqual(
       events.map((event) => [event.id, event.type]),
@@ -29,9 +31,9 @@ describe('catalogChangeEvents: a change\'s per-product details as webhook events
       ],
     );
     assert.ok(events.every((event) => event.timestamp === AT && event.catalog_version === 42));
-    assert.deepEqual(events[2]!.data, { product_id: 'prod_1', handle: 'olive-oil', variant_id: 'var_1', sku: 'OIL-1', key: 'reg_eu', old: null, new: 1650 });
+    assert.deepEqual(events[2]!.data, { product_id: 'prod_1', handle: 'olive-oil', variant_id: 'var_1', sku: 'OIL-1', region_id: 'reg_eu', currency: null, old: null, new: 1650 });
     assert.deepEqual(events[3]!.data, { product_id: 'prod_1', handle: 'olive-oil', variant_id: 'var_1', sku: 'OIL-1', old: null, new: 'in_stock' });
-    assert.deepEqual(events[6]!.data, { product_id: 'prod_3', handle: null });
+    assert.deepEqual(events[6]!.data, { product_id: 'prod_3', handle: 'old-jam' });
   });
 
   it('makes the same events, ids included, when a change is consumed again', () => {

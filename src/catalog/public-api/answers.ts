@@ -3,6 +3,7 @@ import type { CatalogCacheConfig } from '../../config.js';
 import { serializeJson } from '../../http/json-serializer.js';
 import { PreparedBody, type Caching } from '../../http/prepared-body.js';
 import type { CatalogService, ListProductsInput, LookupInput, TaxonomyInput } from '../queries/catalog-service.js';
+import { feedCursor, type ChangeFeed, type ChangeFeedInput } from '../queries/change-feed.js';
 import type { Market, MarketInput } from '../queries/market.js';
 import type { LiveCatalog } from '../read-model/live-catalog.js';
 import type { CatalogProduct, Region } from '../read-model/product.js';
@@ -27,7 +28,7 @@ interface PreparedAnswer {
   body: PreparedBody;
   region: Region;
   products: readonly WeakRef<CatalogProduct>[];
-  /** The catalog generation a list page or a taxonomy list is valid for (`ListRequest.generation`, `TaxonomyRequest.generation`); undefined for a product's detail or a lookup, which have no ranking. */
+  /** The catalog generation a list page or a taxonomy list is valid for (`ListRequest.generation`, `TaxonomyRequest.generation`), or the catalog version for a change feed page; undefined for a product's detail or a lookup, which have no ranking. */
   generation: number | undefined;
 }
 
@@ -50,6 +51,7 @@ export class CatalogAnswers {
 
   constructor(
     private readonly catalog: CatalogService,
+    private readonly feed: ChangeFeed,
     cache: CatalogCacheConfig,
   ) {
     this.caching = { cacheControl: cacheControl(cache) };
@@ -103,6 +105,21 @@ export class CatalogAnswers {
     if (kept?.generation === generation) return kept.body;
     const { [list]: entries, context } = this.catalog.taxonomyLists(request);
     return this.#prepare(key, { [list]: entries, context }, market.region, [], generation);
+  }
+
+  /**
+   * A page of the change feed. It depends only on the log up to the version served (which
+   * never changes below it) and on the products as served at that version, so a kept page
+   * serves while the version and the market's Region object stay; its ETag hashes its
+   * text, so a client gets 304 for an unchanged page even after it was made again.
+   */
+  async changes(input: ChangeFeedInput): Promise<PreparedBody> {
+    const request = this.feed.resolve(input);
+    const { market, since, limit, version } = request;
+    const key = `changes|${marketKey(market)}|${limit}|${since === undefined ? 'now' : feedCursor(since)}`;
+    const kept = this.#answers.get(key);
+    if (kept?.generation === version && kept.region === market.region) return kept.body;
+    return this.#prepare(key, await this.feed.page(request), market.region, [], version);
   }
 
   #prepare(key: string, result: object, region: Region, products: readonly CatalogProduct[], generation: number | undefined): PreparedBody {

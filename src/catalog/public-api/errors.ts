@@ -13,6 +13,9 @@ const STATUS_OF = {
   INVALID_QUERY: 400,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  CHANGES_EXPIRED: 410,
+  TOO_MANY_STREAMS: 429,
+  STREAMS_UNAVAILABLE: 503,
 } as const;
 
 export type CatalogErrorCode = keyof typeof STATUS_OF;
@@ -32,6 +35,8 @@ const CODE_OF: Record<ReadRefusal['kind'], CatalogErrorCode> = {
   inverted_price_range: 'INVALID_QUERY',
   lookup_bounds: 'INVALID_QUERY',
   product_not_found: 'PRODUCT_NOT_FOUND',
+  invalid_feed_cursor: 'INVALID_QUERY',
+  changes_expired: 'CHANGES_EXPIRED',
 };
 
 /** A read refusal in the `PublicApiError` codes, with the surface's own hint (`message`: the refusal's own by default). */
@@ -64,8 +69,15 @@ function restHint(refusal: ReadRefusal): string {
       return refusal.given === 0 ? `Bounds: ${LOOKUP_BOUNDS_RULE}.` : `Bounds: ${LOOKUP_BOUNDS_RULE}. Split the lookup into several.`;
     case 'product_not_found':
       return 'Search with GET /public/v1/products?q=... to find a product and its handle.';
+    case 'invalid_feed_cursor':
+      return FEED_CURSOR_HINT;
+    case 'changes_expired':
+      return 'Resynchronise: GET /public/v1/changes without since for the cursor of now, read the products again with GET /public/v1/products, then follow the feed from that cursor.';
   }
 }
+
+/** What to send as `since` (the change routes). */
+export const FEED_CURSOR_HINT = "Send a next_cursor or a change's cursor from GET /public/v1/changes unchanged, or omit since for the cursor of now.";
 
 const HANDLE_HINT = `Handles are ${HANDLE_RULE}, e.g. caffe-espresso-blend.`;
 

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { MAX_CURSOR_LENGTH } from '../queries/cursor.js';
+import { MAX_FEED_CURSOR_LENGTH } from '../queries/change-feed.js';
 import { DEFAULT_LOCALE, LOCALES } from '../model/locales.js';
 import { DEFAULT_COUNTRY } from '../queries/market.js';
 import { TAXONOMY_HANDLE_MAX_LENGTH } from '../model/taxonomy.js';
@@ -128,3 +129,16 @@ export const filterFields = {
  * cannot) be bought in it.
  */
 export const taxonomyFields = { ...marketFields, available: filterFields.available };
+
+/** The change feed's cursor: `next_cursor` of a previous answer, or a change's `cursor`. */
+export const sinceField = Type.Optional(
+  Type.String({
+    minLength: 1,
+    maxLength: MAX_FEED_CURSOR_LENGTH,
+    description:
+      'Opaque feed position: a previous next_cursor, or the cursor of the last change handled; omit it for the cursor of now. Too old: CHANGES_EXPIRED.',
+  }),
+);
+
+/** The change feed's query (GET /public/v1/changes and get_catalog_changes): where to start, the page size, the market to render in. */
+export const changeFeedFields = { since: sinceField, limit: queryFields.limit, ...marketFields };

@@ -2,6 +2,7 @@ import { Type, type TSchema } from 'typebox';
 import { CATALOG_ERROR_CODES } from './errors.js';
 import { LocaleCode } from '../model/locales.js';
 import { IDENTIFIER_TYPES } from '../queries/lookup.js';
+import { FEED_CHANGE_KINDS } from '../queries/change-feed.js';
 
 /**
  * The catalog resources of the contract. Each has an `$id` equal to its
@@ -234,8 +235,36 @@ export const PublicApiError = Type.Object(
   {
     $id: 'PublicApiError',
     description:
-      'Catalog error. Codes: REGION_NOT_FOUND (400, invalid or unserved market, including malformed locale/country/currency), INVALID_QUERY (400, invalid q/limit/offset/cursor, an invalid filter or sort value, an unknown category or collection, price_min above price_max, cursor combined with offset, a cursor from another query, market, filters or sort, or a lookup with no, too many or malformed identifiers), INVALID_HANDLE (400), PRODUCT_NOT_FOUND (404, unknown, draft or weighted), RATE_LIMITED (429), INTERNAL_ERROR (500). Bodies never contain stack traces, SQL or file paths.',
+      'Catalog error. Codes: REGION_NOT_FOUND (400, invalid or unserved market, including malformed locale/country/currency), INVALID_QUERY (400, invalid q/limit/offset/cursor, an invalid filter or sort value, an unknown category or collection, price_min above price_max, cursor combined with offset, a cursor from another query, market, filters or sort, or a lookup with no, too many or malformed identifiers), INVALID_HANDLE (400), PRODUCT_NOT_FOUND (404, unknown, draft or weighted), CHANGES_EXPIRED (410, a change feed cursor older than the change log keeps), RATE_LIMITED (429), INTERNAL_ERROR (500). Bodies never contain stack traces, SQL or file paths.',
   },
+);
+
+export const ChangeFeedEntry = Type.Object(
+  {
+    cursor: Type.String({ description: 'The feed position right after this change: pass it as `since` (or, on the stream, it is the event id that Last-Event-ID sends back) to resume after it.' }),
+    catalog_version: Type.Integer({ description: 'The catalog version this change made.' }),
+    changed_at: Type.String({ format: 'date-time', description: 'When the change was committed.' }),
+    product_id: Type.String(),
+    handle: Type.String(),
+    kinds: Type.Array(Type.Enum([...FEED_CHANGE_KINDS], { type: 'string' }), {
+      description:
+        'What changed: content (texts, options, variants, taxonomy, images), price, availability, published (now served: published, or created published) and withdrawn (no longer served: unpublished or deleted).',
+    }),
+    product: nullable(Type.Ref('Product'), 'The product as GET /public/v1/products renders it in the market now; null when it is no longer served.'),
+  },
+  { $id: 'ChangeFeedEntry', description: 'One product change, as the change feed and the change stream serve it.' },
+);
+
+export const ChangeFeed = Type.Object(
+  {
+    changes: Type.Array(Type.Ref('ChangeFeedEntry'), { description: 'The changes after `since`, oldest first; empty without `since`.' }),
+    next_cursor: Type.String({ description: 'Opaque position after the last change answered (without `since`: the position of now). Pass it as `since` next time.' }),
+    has_more: Type.Boolean({ description: 'True when more changes follow at once: ask again with next_cursor. False: up to date; ask again later, or follow GET /public/v1/changes/stream.' }),
+    catalog_version: Type.Integer({ description: 'The catalog version this answer reflects.' }),
+    context: Type.Ref('MarketContext'),
+    request_id: Type.String({ format: 'uuid' }),
+  },
+  { $id: 'ChangeFeed' },
 );
 
 export const catalogSchemas = [
@@ -255,5 +284,7 @@ export const catalogSchemas = [
   CategoryList,
   Collection,
   CollectionList,
+  ChangeFeedEntry,
+  ChangeFeed,
   PublicApiError,
 ];

@@ -210,7 +210,7 @@ export class CatalogService {
     const shown = matches.map((match) => catalog.productById.get(match.product.id)!);
     const nextCursor = end > start && end < total ? this.cursors.encode(positionOf(matches.at(-1)!), scope) : null;
     const result = {
-      products: shown.map((product) => this.#render(product, market)),
+      products: shown.map((product) => this.render(product, market)),
       count: total,
       limit,
       offset: start,
@@ -237,7 +237,7 @@ export class CatalogService {
   }
 
   productDetail({ market, product }: ProductRequest): ProductDetailResult {
-    return { product: this.#render(product, market), context: marketContext(market) };
+    return { product: this.render(product, market), context: marketContext(market) };
   }
 
   /** Products by product id, variant id or SKU, as REST and MCP serve them. */
@@ -253,7 +253,7 @@ export class CatalogService {
 
   /** The products found, rendered exactly as a list renders them in the market. */
   lookupResult({ market, products, matches, notFound }: LookupRequest): LookupResult {
-    return { products: products.map((product) => this.#render(product, market)), matches, not_found: notFound, context: marketContext(market) };
+    return { products: products.map((product) => this.render(product, market)), matches, not_found: notFound, context: marketContext(market) };
   }
 
   /** The category tree and the collections with their product counts in a market, as list_categories serves them. */
@@ -293,7 +293,7 @@ export class CatalogService {
    * product object and Region object it was made from: a change replaces those, so a
    * stale rendering is never served.
    */
-  #render(product: CatalogProduct, market: Market): PublicProduct {
+  render(product: CatalogProduct, market: Market): PublicProduct {
     const key = `${market.locale}|${market.region.id}|${product.id}`;
     const cached = this.#renderings.get(key);
     if (cached?.product === product && cached.region === market.region) return cached.rendered;

@@ -1,6 +1,7 @@
 import { textIn } from '../read-model/product.js';
 import type { Market } from './market.js';
-import { availabilityOf, minorPriceIn, minorPriceRange, toMajorUnits, type Availability } from '../read-model/pricing.js';
+import { availabilityOf, type Availability } from '../model/availability.js';
+import { minorPriceIn, minorPriceRange, toMajorUnits } from '../read-model/pricing.js';
 import type { CatalogProduct, CatalogVariant, ProductImage } from '../read-model/product.js';
 import { titleIn, type Category, type Collection, type Taxonomy } from '../model/taxonomy.js';
 

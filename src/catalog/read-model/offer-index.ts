@@ -1,5 +1,6 @@
 import type { CatalogProduct, Region } from './product.js';
-import { availabilityOf, minorPriceIn, minorPriceRange } from './pricing.js';
+import { availabilityOf } from '../model/availability.js';
+import { minorPriceIn, minorPriceRange } from './pricing.js';
 import type { SearchIndex } from './search-index.js';
 
 /**

@@ -1,24 +1,5 @@
 import type { CatalogProduct, CatalogVariant, Region } from './product.js';
 
-export type AvailabilityStatus = 'in_stock' | 'backorder' | 'out_of_stock';
-
-export interface Availability {
-  status: AvailabilityStatus;
-  purchasable: boolean;
-}
-
-/** The three answers, shared: filters ask for a variant's availability hundreds of thousands of times in a pass. */
-const IN_STOCK: Readonly<Availability> = Object.freeze({ status: 'in_stock', purchasable: true });
-const BACKORDER: Readonly<Availability> = Object.freeze({ status: 'backorder', purchasable: true });
-const OUT_OF_STOCK: Readonly<Availability> = Object.freeze({ status: 'out_of_stock', purchasable: false });
-
-/** docs/decisions.md, Availability: evaluated in that order on every read. */
-export function availabilityOf(variant: CatalogVariant): Readonly<Availability> {
-  if (!variant.manageInventory || variant.inventoryQuantity > 0) return IN_STOCK;
-  if (variant.allowBackorder) return BACKORDER;
-  return OUT_OF_STOCK;
-}
-
 /** The variant's price in the region in minor units: region-specific, else by currency, else none. */
 export function minorPriceIn(variant: CatalogVariant, region: Region): number | null {
   let byCurrency: number | null = null;

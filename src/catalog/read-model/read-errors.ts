@@ -24,7 +24,11 @@ export type ReadRefusal =
   /** A lookup naming no identifier, or more than MAX_LOOKUP_IDENTIFIERS (src/catalog/queries/lookup.ts). */
   | { kind: 'lookup_bounds'; given: number }
   /** No served product has the handle. */
-  | { kind: 'product_not_found'; handle: string };
+  | { kind: 'product_not_found'; handle: string }
+  /** A change feed cursor the feed did not write. */
+  | { kind: 'invalid_feed_cursor' }
+  /** A change feed cursor older than the change log holds (CHANGE_FEED_RETENTION_HOURS). */
+  | { kind: 'changes_expired' };
 
 /** A refused read: `message` states the fault in the catalog's terms; the refusal is what a surface words its answer from. */
 export class CatalogReadError extends Error {

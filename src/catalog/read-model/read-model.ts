@@ -36,6 +36,7 @@ export class CatalogReadModel {
   #followedBy: Promise<void> | undefined;
   #searchable: Promise<void> = Promise.resolve();
   readonly #strings = new StringPool(STRING_POOL_CAPACITY);
+  readonly #appliedListeners = new Set<(version: number) => void>();
 
   constructor(
     private readonly db: Db,
@@ -101,6 +102,20 @@ export class CatalogReadModel {
     return this.#followedBy;
   }
 
+  /**
+   * Calls `listener` with the catalog version each time this instance serves newer
+   * changes, wherever they were made (its own writes, an announcement, a poll, a
+   * rebuild): the change streams follow it. Answers the function that stops the calls.
+   */
+  onApplied(listener: (version: number) => void): () => void {
+    this.#appliedListeners.add(listener);
+    return () => this.#appliedListeners.delete(listener);
+  }
+
+  #applied(version: number): void {
+    for (const listener of this.#appliedListeners) listener(version);
+  }
+
   /** Resolves once the read model serves catalog version `version` or a later one. */
   async catchUpTo(version: number): Promise<void> {
     while (this.catalog.version < version) await this.refresh();
@@ -115,12 +130,14 @@ export class CatalogReadModel {
         const rebuilt = await this.#build('rebuilt: the change log no longer holds the changes it missed');
         await this.#index(rebuilt);
         this.#catalog = rebuilt;
+        this.#applied(rebuilt.version);
         return;
       }
       if (changes.length === 0) return;
       if (changes.some((change) => change.regions)) catalog.setDefinitions(...(await loadDefinitions(this.db)));
       await this.#applyProducts(catalog, [...new Set(changes.flatMap((change) => change.productIds))]);
       catalog.version = changes.at(-1)!.seq;
+      this.#applied(catalog.version);
       if (changes.length < CHANGES_PER_READ) return;
     }
   }

@@ -3,7 +3,8 @@ import { changeLogFloor } from '../../store/change-log-readers.js';
 import { chunks } from '../../store/chunks.js';
 import type { Db } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
-import { CHANGE_LOG_RETENTION_MS, readCatalogVersion, type CatalogChange } from './change-log.js';
+import { changeDetails, documentsBefore } from './change-details.js';
+import { readCatalogVersion, type CatalogChange } from './change-log.js';
 import type { LockedCatalog } from './locked-catalog.js';
 import { writeServedDocuments } from './served-document.js';
 
@@ -21,6 +22,12 @@ export interface CatalogWriterOptions {
    */
   announce?(version: number): Promise<void>;
   clock?(): Date;
+  /**
+   * How long the change log keeps a change (CHANGE_FEED_RETENTION_HOURS): older ones are
+   * pruned as changes are recorded. Without it this writer prunes nothing (the seed of
+   * an empty store, tests); the servers and the import command give it.
+   */
+  changeLogRetentionHours?: number;
 }
 
 /**
@@ -36,6 +43,7 @@ export interface CatalogWriterOptions {
 export class CatalogWriter {
   readonly #announce: (version: number) => Promise<void>;
   readonly #clock: () => Date;
+  readonly #retentionMs: number | undefined;
 
   constructor(
     readonly db: Db,
@@ -43,6 +51,7 @@ export class CatalogWriter {
   ) {
     this.#announce = options.announce ?? (async () => {});
     this.#clock = options.clock ?? (() => new Date());
+    this.#retentionMs = options.changeLogRetentionHours === undefined ? undefined : options.changeLogRetentionHours * MS_PER_HOUR;
   }
 
   /**
@@ -60,7 +69,7 @@ export class CatalogWriter {
       if (productIds.length === 0 && !regions && written.audit.length === 0) {
         return { result: written.result, version: await readCatalogVersion(catalog), recorded: false };
       }
-      const version = await recordCatalogChange(catalog, { productIds, regions, servedDocuments: written.servedDocuments }, now);
+      const version = await recordCatalogChange(catalog, { productIds, regions, servedDocuments: written.servedDocuments }, now, this.#retentionMs);
       await recordAudit(catalog, version, actor, written.audit, now);
       return { result: written.result, version, recorded: true };
     });
@@ -86,6 +95,8 @@ async function lockCatalogForWriting(trx: Transaction<Database>): Promise<Locked
   return trx as LockedCatalog;
 }
 
+const MS_PER_HOUR = 3_600_000;
+
 /** Pruning runs with one change in this many, so it costs the writers nothing measurable. */
 const PRUNE_EVERY = 100;
 
@@ -93,21 +104,29 @@ const PRUNE_EVERY = 100;
  * Records a catalog change inside the transaction that makes it (which began with
  * `lockCatalogForWriting`), as the last thing that transaction does: it takes the next
  * sequence, rewrites the served documents of the products the change touched, and logs
- * the change. The sequence is the new catalog version: the version row is locked until
- * the transaction commits, so writers get consecutive sequences and commit in sequence
- * order, and an instance that has seen change N has seen every change before it.
+ * the change with what it did to each product (its details: the documents before and
+ * after compared). The sequence is the new catalog version: the version row is locked
+ * until the transaction commits, so writers get consecutive sequences and commit in
+ * sequence order, and an instance that has seen change N has seen every change before it.
  */
-async function recordCatalogChange(trx: LockedCatalog, change: CatalogChange, now: Date): Promise<number> {
+async function recordCatalogChange(trx: LockedCatalog, change: CatalogChange, now: Date, retentionMs: number | undefined): Promise<number> {
   const at = now.toISOString();
   const productIds = [...new Set(change.productIds)];
   const seq = await bumpCatalogVersion(trx, at);
-  await writeServedDocuments(trx, productIds, change.servedDocuments);
+  const before = await documentsBefore(trx, productIds);
+  const after = await writeServedDocuments(trx, productIds, change.servedDocuments);
   await trx
     .insertInto('catalog_changes')
-    .values({ seq, product_ids: JSON.stringify(productIds), regions_changed: change.regions ? 1 : 0, changed_at: at })
+    .values({
+      seq,
+      product_ids: JSON.stringify(productIds),
+      regions_changed: change.regions ? 1 : 0,
+      changed_at: at,
+      details: JSON.stringify(changeDetails(productIds, before, after)),
+    })
     .execute();
-  if (seq % PRUNE_EVERY === 0) {
-    const cutoff = new Date(now.getTime() - CHANGE_LOG_RETENTION_MS).toISOString();
+  if (retentionMs !== undefined && seq % PRUNE_EVERY === 0) {
+    const cutoff = new Date(now.getTime() - retentionMs).toISOString();
     // Changes a durable reader (webhooks) has not consumed yet are kept, however old.
     const floor = await changeLogFloor(trx);
     let prune = trx.deleteFrom('catalog_changes').where('changed_at', '<', cutoff);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
+import type { AvailabilityStatus } from '../model/availability.js';
 import type { ServedDocument } from './served-document.js';
 
 /** What one committed catalog change touched. */
@@ -22,12 +23,39 @@ export interface LoggedChange {
   regions: boolean;
 }
 
+/** What a change did to a product (docs/decisions.md, The change feed: Change details). */
+export type ProductChangeKind = 'created' | 'content' | 'price' | 'availability' | 'published' | 'withdrawn' | 'deleted';
+
+/** A variant's availability as the public API renders it (catalog/model/availability.ts). */
+export interface VariantAvailability {
+  purchasable: boolean;
+  status: AvailabilityStatus;
+}
+
 /**
- * How long the change log keeps a change. An instance further behind than this (down,
- * or cut off from the store) cannot catch up change by change and rebuilds its read
- * model instead.
+ * What one catalog change did to one product, computed in the change's transaction by
+ * comparing the product's served document before and after (change-details.ts). A
+ * product the change touched without changing anything it serves has no detail.
  */
-export const CHANGE_LOG_RETENTION_MS = 60 * 60 * 1000;
+export interface ProductChangeDetail {
+  product_id: string;
+  handle: string;
+  /** In the order of ProductChangeKind; never empty. */
+  kinds: ProductChangeKind[];
+  /** Whether the catalog serves the product after the change (published and not weighted). */
+  served: boolean;
+  /** Each price that changed: `key` is a region id or a currency code, as served documents key prices; null where there was or is none. Empty for a product created or deleted. */
+  prices: { variant_id: string; sku: string; key: string; old: number | null; new: number | null }[];
+  /** Each variant whose availability changed; null for a variant that did not exist before, or no longer exists. Empty for a product created or deleted. */
+  availability: { variant_id: string; sku: string; old: VariantAvailability | null; new: VariantAvailability | null }[];
+}
+
+/** One logged change with its details. */
+export interface ChangeDetails {
+  seq: number;
+  changedAt: string;
+  details: ProductChangeDetail[];
+}
 
 /** The version of the newest committed change; 0 for a store that never had a catalog. */
 export async function readCatalogVersion(db: Kysely<Database>): Promise<number> {
@@ -53,4 +81,26 @@ export async function changesAfter(db: Kysely<Database>, seq: number, limit: num
     productIds: JSON.parse(row.product_ids) as string[],
     regions: row.regions_changed === 1,
   }));
+}
+
+/**
+ * The changes after `seq` with their details, oldest first, at most `limit` of them and
+ * none after `upTo` when given (the version the reader serves); undefined when the log no
+ * longer holds the one right after `seq` (pruned, CHANGE_FEED_RETENTION_HOURS). Without
+ * `upTo`, a log pruned of everything after `seq` reads as no change yet: a reader that
+ * must tell the two apart passes the version it knows of (`readCatalogVersion`).
+ */
+export async function changeDetailsAfter(db: Kysely<Database>, seq: number, limit: number, upTo?: number): Promise<ChangeDetails[] | undefined> {
+  const rows = await db
+    .selectFrom('catalog_changes')
+    .select(['seq', 'changed_at', 'details'])
+    .where('seq', '>', seq)
+    .$if(upTo !== undefined, (query) => query.where('seq', '<=', upTo!))
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+  if (rows.length > 0 && Number(rows[0]!.seq) !== seq + 1) return undefined;
+  // Every version up to `upTo` was logged when it was made: none of them left means they were pruned.
+  if (rows.length === 0 && upTo !== undefined && seq < upTo) return undefined;
+  return rows.map((row) => ({ seq: Number(row.seq), changedAt: row.changed_at, details: JSON.parse(row.details) as ProductChangeDetail[] }));
 }

@@ -23,6 +23,15 @@ export interface ServedDocument {
   collection?: string | null;
   tags?: string[];
   images?: ServedImage[];
+  /**
+   * The product's handle, thumbnail and whether it is served (published and not weighted):
+   * read models take these from the row, but the change log compares a product's
+   * document before and after a change (change-details.ts), and by then the row holds
+   * only the new values. Absent in documents written before the change feed existed.
+   */
+  handle?: string;
+  thumbnail?: string | null;
+  live?: 0 | 1;
 }
 
 export type ServedImage = [url: string, alt: string | null];
@@ -46,7 +55,7 @@ export type ServedVariant = [
  */
 export interface ServedRows {
   /** The product's own columns that the document carries, as stored (JSON texts). */
-  products: readonly ProductTaxonomyRow[];
+  products: readonly ServedProductRow[];
   translations: readonly { product_id: string; locale: string; title: string; description?: string | null }[];
   options: readonly { product_id: string; name: string }[];
   variants: readonly {
@@ -67,6 +76,14 @@ export interface ProductTaxonomyRow {
   collection_handle: string | null;
   tags: string;
   images: string;
+}
+
+/** The product's columns a served document carries. */
+export interface ServedProductRow extends ProductTaxonomyRow {
+  handle: string;
+  status: string;
+  weighted: number;
+  thumbnail: string | null;
 }
 
 /** A product's taxonomy as the catalog file and the admin API give it. */
@@ -126,11 +143,20 @@ export function servedDocumentsFromRows(productIds: Iterable<string>, rows: Serv
   return documents;
 }
 
-function servedTaxonomy(row: ProductTaxonomyRow | undefined): Pick<ServedDocument, 'categories' | 'collection' | 'tags' | 'images'> {
+function servedTaxonomy(row: ServedProductRow | undefined): Pick<ServedDocument, 'categories' | 'collection' | 'tags' | 'images' | 'handle' | 'thumbnail' | 'live'> {
   if (!row) return { categories: [], collection: null, tags: [], images: [] };
   const { images, ...rest } = taxonomyOf(row);
-  return { ...rest, images: images.map((image): ServedImage => [image.url, image.alt ?? null]) };
+  return {
+    ...rest,
+    images: images.map((image): ServedImage => [image.url, image.alt ?? null]),
+    handle: row.handle,
+    thumbnail: row.thumbnail,
+    live: isLive(row) ? 1 : 0,
+  };
 }
+
+/** Whether the catalog serves a product with these columns: published and not weighted (as the read model loads them). */
+export const isLive = (row: { status: string; weighted: number }): boolean => row.status === 'published' && !row.weighted;
 
 /** Products rewritten per statement: two parameters each, well under every bound-parameter limit. */
 const PRODUCTS_PER_STATEMENT = 250;
@@ -138,19 +164,25 @@ const PRODUCTS_PER_STATEMENT = 250;
 /**
  * Rewrites the served documents of these products: `built` holds documents a writer has
  * built from the rows it wrote in this transaction; the others are rebuilt from their
- * rows (ids of removed products are skipped).
+ * rows (ids of removed products are skipped). Answers the documents written.
  */
 export async function writeServedDocuments(
   db: LockedCatalog,
   productIds: readonly string[],
   built: ReadonlyMap<string, ServedDocument> = new Map(),
-): Promise<void> {
+): Promise<Map<string, ServedDocument>> {
+  const written = new Map<string, ServedDocument>();
   for (const ids of chunks(productIds.filter((id) => built.has(id)), PRODUCTS_PER_STATEMENT)) {
-    await storeDocuments(db, new Map(ids.map((id) => [id, built.get(id)!])), 'always');
+    const documents = new Map(ids.map((id) => [id, built.get(id)!]));
+    await storeDocuments(db, documents, 'always');
+    for (const [id, document] of documents) written.set(id, document);
   }
   for (const ids of chunks(productIds.filter((id) => !built.has(id)), PRODUCTS_PER_STATEMENT)) {
-    await storeDocuments(db, await readServedDocuments(db, ids), 'always');
+    const documents = await readServedDocuments(db, ids);
+    await storeDocuments(db, documents, 'always');
+    for (const [id, document] of documents) written.set(id, document);
   }
+  return written;
 }
 
 /**
@@ -180,7 +212,11 @@ async function storeDocuments(db: Kysely<Database>, documents: Map<string, Serve
 /** The documents of the stored products among `ids`, from their rows: one query per table, no per-product round trips. */
 async function readServedDocuments(db: Kysely<Database>, ids: string[]): Promise<Map<string, ServedDocument>> {
   const [productRows, translations, options, variants, optionValues, prices] = await Promise.all([
-    db.selectFrom('products').select(['id', 'category_handles', 'collection_handle', 'tags', 'images']).where('id', 'in', ids).execute(),
+    db
+      .selectFrom('products')
+      .select(['id', 'handle', 'status', 'weighted', 'thumbnail', 'category_handles', 'collection_handle', 'tags', 'images'])
+      .where('id', 'in', ids)
+      .execute(),
     db.selectFrom('product_translations').selectAll().where('product_id', 'in', ids).execute(),
     db.selectFrom('product_options').select(['product_id', 'name']).where('product_id', 'in', ids).orderBy('product_id').orderBy('position').execute(),
     db.selectFrom('variants').selectAll().where('product_id', 'in', ids).orderBy('product_id').orderBy('position').execute(),

@@ -3,7 +3,7 @@ import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
 import { Type, type TSchema } from 'typebox';
 import type { RateLimitCheck } from '../../../http/rate-limit.js';
 import type { CatalogAnswers } from '../answers.js';
-import { catalogProblem, invalidHandle } from '../errors.js';
+import { catalogProblem, FEED_CURSOR_HINT, invalidHandle } from '../errors.js';
 import { DEFAULT_LOCALE, LOCALES } from '../../model/locales.js';
 import { DEFAULT_COUNTRY } from '../../queries/market.js';
 import { LOOKUP_BOUNDS_RULE, lookupFields } from '../../queries/lookup.js';
@@ -100,9 +100,10 @@ export function catalogSchemaError(errors: FastifySchemaValidationError[], dataV
   return catalogProblem('INVALID_QUERY', `Invalid query parameter: ${what}.`, invalidQueryHint(field));
 }
 
-/** The rule of the parameter's kind: a filter's, a lookup's, or the list's bounds. */
+/** The rule of the parameter's kind: a filter's, a lookup's, the feed cursor's, or the list's bounds. */
 function invalidQueryHint(field: string): string {
   if (Object.hasOwn(filterFields, field)) return `${FILTER_RULE}.`;
+  if (field === 'since' || field === 'last-event-id') return FEED_CURSOR_HINT;
   if (Object.hasOwn(lookupFields, field)) return `Bounds: ${LOOKUP_BOUNDS_RULE}.`;
   return `Bounds: ${QUERY_BOUNDS_RULE}.`;
 }

@@ -6,6 +6,7 @@ import type { Database } from '../../../store/schema.js';
 import type { CatalogFileProduct } from '../../file/catalog-file-schema.js';
 import { validateCatalogFile } from '../../file/validate-catalog-file.js';
 import { DEFAULT_LOCALE, type Locale } from '../../model/locales.js';
+import { rememberBeforeRemoval } from '../change-details.js';
 import { taxonomyColumns, type ProductTaxonomy } from '../served-document.js';
 import { storedRegions } from './regions.js';
 import { applyStock, bumpVariantVersions } from './variants.js';
@@ -239,6 +240,7 @@ export async function patchProduct(trx: Trx, handle: string, patch: ProductPatch
 /** Deletes a product with its variants and prices. */
 export async function deleteProduct(trx: Trx, handle: string, condition: VersionCondition | undefined): Promise<ProductChange> {
   const product = await existingProduct(trx, handle, condition);
+  await rememberBeforeRemoval(trx, [product.id]);
   await trx.deleteFrom('products').where('id', '=', product.id).execute();
   return { productId: product.id, created: false, versionBefore: product.version, versionAfter: null };
 }
