@@ -20,6 +20,8 @@ const PortalIndex = Type.Object(
       {
         openapi: Type.String({ format: 'uri', description: 'The OpenAPI 3.1 contract.' }),
         catalog: Type.String({ format: 'uri', description: 'GET: the public catalog, no key needed.' }),
+        changes: Type.String({ format: 'uri', description: 'GET: what changed in the catalog since a cursor (prices, availability, products), no key needed.' }),
+        changes_stream: Type.String({ format: 'uri', description: 'GET: the same changes as Server-Sent Events, for EventSource.' }),
         api_reference: Type.String({ format: 'uri', description: 'The API reference with try-it (HTML).' }),
         sandbox_guide: Type.String({ format: 'uri', description: 'The sandbox walk-through, run in the browser (HTML).' }),
         changelog: Type.String({ format: 'uri', description: 'Deprecations and sunset dates, read from the contract (HTML).' }),
@@ -89,6 +91,7 @@ function homeHtml(links: StartLinks, markets: MarketList): string {
 <li><strong>Read the contract.</strong> <a href="${links.openapi}">${links.openapi}</a> is the OpenAPI 3.1 document, generated from the same schemas that validate requests. Browse it with try-it in the <a href="${PAGES.apiReference}">API reference</a>.</li>
 <li><strong>Query the catalog</strong>, no key needed: <code>curl '${links.catalog}?q=caffe&limit=3'</code></li>
 <li><strong>Rehearse a purchase.</strong> The <a href="${PAGES.sandboxGuide}">sandbox guide</a> issues a key and walks a cart to checkout in your browser, showing every request and answer.</li>
+<li><strong>Follow live changes</strong>, no key needed: <code>curl '${links.changes}'</code> answers the current cursor; <code>?since=</code> that cursor answers what changed since, each product rendered in your market. Browsers can listen with <code>new EventSource('${links.changes_stream}')</code>; a store's own systems can subscribe to signed webhooks through the admin API.</li>
 <li><strong>Connect an agent</strong> to the MCP servers (below).</li>
 <li><strong>Watch for changes.</strong> The <a href="${PAGES.changelog}">changelog</a> lists what is deprecated and when it goes.</li>
 </ol>
@@ -110,7 +113,7 @@ ${markets.regions.map(
 <section>
 <h2>MCP servers</h2>
 <dl class="endpoints">
-<dt><a href="${links.mcp_catalog}">${links.mcp_catalog}</a></dt><dd>Read-only product discovery: <code>search_catalog</code>, <code>get_product</code>, <code>lookup_catalog</code>, <code>list_markets</code>, <code>list_categories</code>. No key.</dd>
+<dt><a href="${links.mcp_catalog}">${links.mcp_catalog}</a></dt><dd>Read-only product discovery: <code>search_catalog</code>, <code>get_product</code>, <code>lookup_catalog</code>, <code>list_markets</code>, <code>list_categories</code>, <code>get_catalog_changes</code>. No key.</dd>
 <dt><a href="${links.mcp_sandbox}">${links.mcp_sandbox}</a></dt><dd>The same tools plus a simulated cart and checkout. Get a key with <code>POST ${links.sandbox_keys}</code> (or the <code>create_sandbox_key</code> tool) and send it as <code>Authorization: Bearer</code>.</dd>
 </dl>
 <p>Claude Desktop, Claude Code, Cursor (<code>mcpServers</code>):</p>

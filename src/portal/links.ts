@@ -13,6 +13,8 @@ export const ASSETS_PREFIX = '/docs/assets';
 export interface StartLinks {
   openapi: string;
   catalog: string;
+  changes: string;
+  changes_stream: string;
   api_reference: string;
   sandbox_guide: string;
   changelog: string;
@@ -27,6 +29,8 @@ export function startLinks(publicBaseUrl: string): StartLinks {
   return {
     openapi: at('/openapi.json'),
     catalog: at('/public/v1/products'),
+    changes: at('/public/v1/changes'),
+    changes_stream: at('/public/v1/changes/stream'),
     api_reference: at(PAGES.apiReference),
     sandbox_guide: at(PAGES.sandboxGuide),
     changelog: at(PAGES.changelog),

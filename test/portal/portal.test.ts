@@ -51,6 +51,8 @@ describe('GET /', () => {
       assert.deepEqual(index.data.links, {
         openapi: `${base}/openapi.json`,
         catalog: `${base}/public/v1/products`,
+        changes: `${base}/public/v1/changes`,
+        changes_stream: `${base}/public/v1/changes/stream`,
         api_reference: `${base}/docs`,
         sandbox_guide: `${base}/docs/sandbox`,
         changelog: `${base}/docs/changelog`,
