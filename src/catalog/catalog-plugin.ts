@@ -30,6 +30,8 @@ declare module 'fastify' {
     catalogWriter: CatalogWriter;
     /** The public change feed, shared by REST and the MCP tool get_catalog_changes. */
     changeFeed: ChangeFeed;
+    /** The change streams this instance holds open (GET /public/v1/changes/stream). */
+    changeStreams: Pick<ChangeStreams, 'openCount'>;
     /** The catalog routes' shared window, also counted by the MCP catalog tools. */
     catalogRateLimit: RateLimitCheck;
   }
@@ -66,6 +68,7 @@ export const catalogPlugin = fp<{ config: Config; store: Store }>(
     const feed = new ChangeFeed(store.db, catalog);
     app.decorate('changeFeed', feed);
     const streams = new ChangeStreams(readModel, feed, config.changeFeed, app.log);
+    app.decorate('changeStreams', streams);
     // Before the server stops accepting: open streams would otherwise hold the drain.
     app.addHook('preClose', async () => streams.close());
     const answers = new CatalogAnswers(catalog, feed, config.catalogCache);

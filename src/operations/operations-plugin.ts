@@ -6,7 +6,7 @@ import type { Store } from '../store/database.js';
 import { healthRoutes } from './health-routes.js';
 import { metricsRoute } from './metrics-route.js';
 import { readinessChecker, type ReadinessProbe } from './readiness.js';
-import { registerScrapeGauges, registerWebhookGauges } from './scrape-gauges.js';
+import { registerChangeStreamGauge, registerScrapeGauges, registerWebhookGauges } from './scrape-gauges.js';
 
 /** /healthz, /readyz and /metrics, over the store, the catalog read model, Redis and the webhook outbox. */
 export const operationsPlugin = fp<{ config: Config; store: Store }>(
@@ -33,6 +33,7 @@ export const operationsPlugin = fp<{ config: Config; store: Store }>(
     ];
     registerScrapeGauges(app.metrics.registry, store.db, readModel, app.log);
     registerWebhookGauges(app.metrics.registry, app.webhooks, app.log);
+    registerChangeStreamGauge(app.metrics.registry, app.changeStreams);
     healthRoutes(app, readinessChecker(probes, app.log), config.webhooks.outboxStuckMs);
     metricsRoute(app, app.metrics.registry, config.metricsToken, catalogLimitInWords(config));
   },

@@ -66,6 +66,18 @@ export function registerScrapeGauges(registry: Registry, db: Db, readModel: Cata
   });
 }
 
+/** The change streams this instance holds open, against CHANGE_STREAM_MAX. */
+export function registerChangeStreamGauge(registry: Registry, streams: { readonly openCount: number }): void {
+  new Gauge({
+    name: 'vetrina_change_streams_open',
+    help: 'Change streams (GET /public/v1/changes/stream) this instance holds open.',
+    registers: [registry],
+    collect() {
+      this.set(streams.openCount);
+    },
+  });
+}
+
 /**
  * The webhook outbox, read from the store at scrape time: catalog changes not yet turned
  * into deliveries (and how long the oldest has waited), and deliveries not yet delivered

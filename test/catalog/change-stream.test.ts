@@ -4,6 +4,7 @@ import { adminClient, withAdmin } from '../support/admin.js';
 import { product, variant } from '../support/catalog-builder.js';
 import { EventStreamClient } from '../support/event-stream.js';
 import { needsProductionServices } from '../support/production-services.js';
+import { sample } from '../support/prometheus.js';
 import { listeningPort } from '../support/raw-http.js';
 import { startTestApp, useTestApp, type TestApp } from '../support/test-app.js';
 
@@ -104,6 +105,8 @@ describe('change streams: heartbeats, caps and shutdown', HANG_GUARD, () => {
     const held = [await from('203.0.113.1'), await from('203.0.113.1'), await from('203.0.113.2')];
     try {
       assert.deepEqual(held.map((stream) => stream.status), [200, 200, 200]);
+      const metrics = (await testApp.app.inject({ url: '/metrics' })).body;
+      assert.equal(sample(metrics, 'vetrina_change_streams_open'), 3);
       const perClient = await from('203.0.113.1');
       assert.equal(perClient.status, 429, perClient.body);
       assert.equal(JSON.parse(perClient.body!).error.code, 'TOO_MANY_STREAMS');

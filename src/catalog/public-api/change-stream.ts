@@ -93,6 +93,11 @@ export class ChangeStreams {
     stream.pump();
   }
 
+  /** The streams this instance holds open. */
+  get openCount(): number {
+    return this.#open.size;
+  }
+
   /** Ends every stream (shutdown): clients reconnect elsewhere with Last-Event-ID. */
   close(): void {
     this.#closed = true;
