@@ -1,16 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Webhook } from 'standardwebhooks';
 import { EVENT_TYPES } from '../src/delivery/events.js';
 import { deleteRedisKeys, uniqueRedisPrefix } from '../test/support/redis-keys.js';
 import { createDatabase } from '../test/support/test-app.js';
 import { optionsOrExit, UsageError } from './command-line.js';
+import { followStream, startReceiver } from './delivery-clients.js';
 import { buildService, startNodeProcess, type RunningProcess } from './service-process.js';
 
 /**
@@ -36,10 +33,9 @@ const WEBHOOK_TIMEOUT_MS = 2000;
 const SLOW_EXTRA_MS = 500;
 /** With a 30% failure rate and a 5% slow rate, 20 attempts leave a delivery given up about once in 10^9. */
 const WEBHOOK_MAX_ATTEMPTS = 20;
-const DELIVERY_WAIT_MS = 120_000;
+const DELIVERY_WAIT_MS = 180_000;
 const STREAM_WAIT_MS = 10_000;
 const STREAM_P99_LIMIT_MS = 1000;
-const STREAM_RECONNECT_MS = 200;
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 
 interface Options {
@@ -79,105 +75,6 @@ function parseOptions(argv: string[]): Options | 'help' {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Receiver {
-  url: string;
-  /** The subscription's secret, once subscribed: requests before that fail their verification. */
-  secret?: string;
-  /** How often each event id was accepted (answered 2xx, or answered after the time-out). */
-  received: Map<string, { count: number; catalogVersion: number; type: string }>;
-  requests: number;
-  refused: number;
-  slow: number;
-  signatureFailures: number;
-  server: Server;
-}
-
-/** The receiver: verifies every request's signature, then fails, delays or accepts it at the configured rates. */
-async function startReceiver(options: Options): Promise<Receiver> {
-  const receiver: Receiver = { url: '', received: new Map(), requests: 0, refused: 0, slow: 0, signatureFailures: 0, server: createServer() };
-  receiver.server.on('request', (request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      receiver.requests++;
-      let event: { id: string; type: string; catalog_version: number };
-      try {
-        if (!receiver.secret) throw new Error('no secret yet');
-        event = new Webhook(receiver.secret).verify(Buffer.concat(chunks).toString('utf8'), request.headers as Record<string, string>) as typeof event;
-      } catch {
-        receiver.signatureFailures++;
-        response.writeHead(400).end();
-        return;
-      }
-      const roll = Math.random();
-      if (roll < options.failRate) {
-        receiver.refused++;
-        response.writeHead(500).end();
-        return;
-      }
-      const accept = () => {
-        const seen = receiver.received.get(event.id);
-        if (seen) seen.count++;
-        else receiver.received.set(event.id, { count: 1, catalogVersion: event.catalog_version, type: event.type });
-        if (!response.destroyed) response.writeHead(204).end();
-      };
-      if (roll < options.failRate + options.slowRate) {
-        // Handled, but answered after the sender gave up: it retries, and the receiver sees the event again.
-        receiver.slow++;
-        setTimeout(accept, WEBHOOK_TIMEOUT_MS + SLOW_EXTRA_MS);
-      } else accept();
-    });
-  });
-  receiver.server.listen(0, '127.0.0.1');
-  await once(receiver.server, 'listening');
-  receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}/hook`;
-  return receiver;
-}
-
-interface StreamClient {
-  /** When (performance.now()) the stream first delivered each catalog version. */
-  seen: Map<number, number>;
-  reconnects: number;
-  close(): void;
-}
-
-/** Follows `url`'s SSE change stream from `since`, resuming with Last-Event-ID when the connection drops. */
-function followStream(url: string, since: string): StreamClient {
-  const client: StreamClient = { seen: new Map(), reconnects: 0, close: () => controller.abort() };
-  const controller = new AbortController();
-  let lastEventId = since;
-  void (async () => {
-    while (!controller.signal.aborted) {
-      try {
-        const response = await fetch(`${url}/public/v1/changes/stream?country=IT`, { headers: { 'last-event-id': lastEventId }, signal: controller.signal });
-        if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
-        let buffer = '';
-        for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
-          buffer += chunk;
-          let end: number;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const fields = block.split('\n');
-            const id = fields.find((line) => line.startsWith('id:'))?.slice(3).trim();
-            const data = fields.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n');
-            if (id === undefined || !data) continue;
-            lastEventId = id;
-            const entry = JSON.parse(data) as { catalog_version: number };
-            if (!client.seen.has(entry.catalog_version)) client.seen.set(entry.catalog_version, performance.now());
-          }
-        }
-      } catch {
-        // Dropped or refused: resumed below from the last event received.
-      }
-      if (controller.signal.aborted) break;
-      client.reconnects++;
-      await sleep(STREAM_RECONNECT_MS);
-    }
-  })();
-  return client;
-}
 
 async function call(base: string, method: string, route: string, body?: unknown): Promise<any> {
   const response = await fetch(`${base}${route}`, {
@@ -239,18 +136,19 @@ async function run(options: Options, cleanups: (() => Promise<unknown>)[]): Prom
   let a = await start('demo');
   const b = await start('none');
 
-  const receiver = await startReceiver(options);
-  cleanups.push(async () => {
-    receiver.server.closeAllConnections();
-    receiver.server.close();
-  });
+  const receiver = await startReceiver({ ...options, slowAnswerMs: WEBHOOK_TIMEOUT_MS + SLOW_EXTRA_MS });
+  cleanups.push(async () => receiver.close());
   const subscribed = await call(a.url, 'POST', '/admin/v1/webhooks', { url: receiver.url, event_types: EVENT_TYPES, description: 'delivery chaos' });
   receiver.secret = subscribed.secret as string;
 
   const targets = await skus(b.url);
   const feed = await call(b.url, 'GET', '/public/v1/changes?country=IT');
   const firstVersion = feed.catalog_version as number;
-  const stream = followStream(b.url, feed.next_cursor as string);
+  /** When B's stream first delivered each catalog version (performance.now()). */
+  const seen = new Map<number, number>();
+  const stream = followStream(b.url, 'country=IT', feed.next_cursor as string, (entry: { catalog_version: number }, at) => {
+    if (!seen.has(entry.catalog_version)) seen.set(entry.catalog_version, at);
+  });
   cleanups.push(async () => stream.close());
 
   console.log(
@@ -283,25 +181,25 @@ async function run(options: Options, cleanups: (() => Promise<unknown>)[]): Prom
   const versionsOk = lastVersion === firstVersion + options.changes;
 
   const expected = [...answeredAt.keys()];
-  const receivedVersions = () => new Set([...receiver.received.values()].map((event) => event.catalogVersion));
+  const receivedVersions = () => new Set([...receiver.received.values()].map(({ event }) => event.catalog_version));
   const deliveryDeadline = performance.now() + DELIVERY_WAIT_MS;
   while (performance.now() < deliveryDeadline && expected.some((version) => !receivedVersions().has(version))) await sleep(500);
   const deliveredAfter = (performance.now() - writesStarted) / 1000;
   const streamDeadline = performance.now() + STREAM_WAIT_MS;
-  while (performance.now() < streamDeadline && expected.some((version) => !stream.seen.has(version))) await sleep(100);
+  while (performance.now() < streamDeadline && expected.some((version) => !seen.has(version))) await sleep(100);
 
   const versions = receivedVersions();
   const missing = expected.filter((version) => !versions.has(version));
   const events = [...receiver.received.values()];
-  const duplicates = events.reduce((sum, event) => sum + event.count - 1, 0);
-  const unexpected = events.filter((event) => !answeredAt.has(event.catalogVersion) || event.type !== 'variant.price_changed').length;
+  const duplicates = events.reduce((sum, { count }) => sum + count - 1, 0);
+  const unexpected = events.filter(({ event }) => !answeredAt.has(event.catalog_version) || event.type !== 'variant.price_changed').length;
   console.log('\nWebhooks (receiver on 127.0.0.1, subscribed through A):');
   console.log(`  changes made ${options.changes}, events expected ${expected.length}, distinct event ids received ${receiver.received.size} (${unexpected} not one of the changes' price events)`);
   console.log(`  duplicates received ${duplicates} (at least once), missing ${missing.length}, signature failures ${receiver.signatureFailures}`);
   console.log(`  requests ${receiver.requests}: answered 500 ${receiver.refused}, answered after the time-out ${receiver.slow}; ${missing.length === 0 ? 'every event received' : 'stopped waiting'} ${deliveredAfter.toFixed(1)} s after the first write`);
   if (missing.length > 0) console.log(`  missing catalog versions (first 10): ${missing.slice(0, 10).join(', ')}`);
 
-  const lags = expected.filter((version) => stream.seen.has(version)).map((version) => Math.max(0, stream.seen.get(version)! - answeredAt.get(version)!));
+  const lags = expected.filter((version) => seen.has(version)).map((version) => Math.max(0, seen.get(version)! - answeredAt.get(version)!));
   lags.sort((x, y) => x - y);
   const p99 = percentile(lags, 99);
   console.log(`\nSSE stream on B: saw ${lags.length} of ${expected.length} changes, reconnects ${stream.reconnects}`);
