@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { followStream, startReceiver } from './delivery-clients.js';
 import { buildService, rssMb, startNodeProcess } from './service-process.js';
 
 /**
@@ -14,10 +15,17 @@ import { buildService, rssMb, startNodeProcess } from './service-process.js';
  *
  * With --rows-per-request N above 1 the changes go N at a time through POST
  * /admin/v1/prices, as a system pushing its deltas in small batches would send them.
+ * With --listeners, 50 clients follow the change stream and 2 webhook receivers are
+ * subscribed to price events meanwhile: it reports, per update, the time from its admin
+ * answer until each stream and each receiver has it.
  *
- *   npm run bench:live -- --data-dir DIR | --database-url URL [--updates 1000] [--seconds 10] [--rows-per-request 1]
+ *   npm run bench:live -- --data-dir DIR | --database-url URL [--updates 1000] [--seconds 10] [--rows-per-request 1] [--listeners]
  */
-const USAGE = 'usage: npm run bench:live -- (--data-dir DIR | --database-url URL) [--updates N] [--seconds S] [--rows-per-request N]';
+const USAGE = 'usage: npm run bench:live -- (--data-dir DIR | --database-url URL) [--updates N] [--seconds S] [--rows-per-request N] [--listeners]';
+const STREAM_LISTENERS = 50;
+const WEBHOOK_LISTENERS = 2;
+/** How long after the last update the listeners may take to have it. */
+const LISTENER_WAIT_MS = 30_000;
 const PROBE_INTERVAL_MS = 20;
 /** The largest page the public API serves. */
 const PAGE = 20;
@@ -25,7 +33,7 @@ const NEW_QUERIES = ['olive', 'pecorino', 'linen', 'truffle oil', 'caff', 'sicil
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 
 const { values } = parseArgs({
-  options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, updates: { type: 'string', default: '1000' }, seconds: { type: 'string', default: '10' }, 'rows-per-request': { type: 'string', default: '1' } },
+  options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, updates: { type: 'string', default: '1000' }, seconds: { type: 'string', default: '10' }, 'rows-per-request': { type: 'string', default: '1' }, listeners: { type: 'boolean', default: false } },
 });
 if (!values['data-dir'] === !values['database-url']) {
   console.error(USAGE);
@@ -57,6 +65,7 @@ const service = await startNodeProcess(
     CATALOG_RATE_LIMIT: '0',
     ADMIN_TOKENS: `bench:${ADMIN_TOKEN}`,
     ADMIN_RATE_LIMIT: '0',
+    ...(values.listeners && { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', CHANGE_STREAM_MAX_PER_CLIENT: String(STREAM_LISTENERS) }),
   },
   '/public/v1/products?limit=1',
 );
@@ -85,6 +94,12 @@ try {
     cursor = page.next_cursor;
     if (!cursor) break;
   }
+
+  /** When each update's admin answer came, by `variant:amount` (minor units), and when each listener had it. */
+  const answeredAt = new Map<string, number>();
+  const arrivals: { stream: [string, number][]; webhook: [string, number][] } = { stream: [], webhook: [] };
+  const listeners = values.listeners ? await startListeners(arrivals) : undefined;
+  const rssBefore = await rssMb(service);
 
   const healthz: number[] = [];
   let probing = true;
@@ -126,6 +141,7 @@ try {
         return;
       }
       const answeredAfter = performance.now() - sent;
+      for (const change of group) answeredAt.set(`${change.variantId}:${change.amount}`, performance.now());
       await Promise.all(
         group.map(async (target) => {
           const product = (await get(`/public/v1/products/${target.handle}`)).product;
@@ -145,6 +161,42 @@ try {
   console.log(summary('admin answer', answered));
   console.log(summary('until a public read serves it', served));
   console.log(summary(`GET /healthz every ${PROBE_INTERVAL_MS} ms`, healthz));
+  if (listeners) await reportListeners(listeners, answeredAt, arrivals, rssBefore);
 } finally {
   await service.stop();
+}
+
+/** 50 stream clients and 2 subscribed receivers; each arrival is recorded as `variant:amount` and when it came. */
+async function startListeners(arrivals: { stream: [string, number][]; webhook: [string, number][] }) {
+  const streams = Array.from({ length: STREAM_LISTENERS }, () =>
+    followStream(service.url, 'country=IT', undefined, (entry, at) => {
+      for (const variant of entry.product?.variants ?? []) arrivals.stream.push([`${variant.id}:${Math.round(variant.price.amount * 100)}`, at]);
+    }),
+  );
+  const receivers = await Promise.all(Array.from({ length: WEBHOOK_LISTENERS }, () => startReceiver({ failRate: 0, slowRate: 0, slowAnswerMs: 0 })));
+  for (const receiver of receivers) {
+    const response = await fetch(`${service.url}/admin/v1/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: receiver.url, event_types: ['variant.price_changed'], description: 'bench:live' }),
+    });
+    if (!response.ok) throw new Error(`subscribing a receiver: ${response.status} ${await response.text()}`);
+    receiver.secret = ((await response.json()) as { secret: string }).secret;
+  }
+  return { streams, receivers, webhookArrivals: () => receivers.flatMap((receiver) => [...receiver.received.values()].map(({ event, at }) => [`${event.data.variant_id}:${event.data.new}`, at] as [string, number])) };
+}
+
+/** Waits until every listener has every update (at most LISTENER_WAIT_MS), then prints the lags from the admin answers. */
+async function reportListeners(listeners: Awaited<ReturnType<typeof startListeners>>, answeredAt: Map<string, number>, arrivals: { stream: [string, number][] }, rssBefore: number) {
+  const lags = (found: [string, number][]) => found.filter(([key]) => answeredAt.has(key)).map(([key, at]) => Math.max(0, at - answeredAt.get(key)!));
+  const deadline = performance.now() + LISTENER_WAIT_MS;
+  const complete = () => lags(arrivals.stream).length >= answeredAt.size * STREAM_LISTENERS && lags(listeners.webhookArrivals()).length >= answeredAt.size * WEBHOOK_LISTENERS;
+  while (!complete() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+  const [streamLags, webhookLags] = [lags(arrivals.stream), lags(listeners.webhookArrivals())];
+  console.log(`listeners: ${STREAM_LISTENERS} change streams had ${streamLags.length} of ${answeredAt.size * STREAM_LISTENERS} updates, ${WEBHOOK_LISTENERS} webhook receivers ${webhookLags.length} of ${answeredAt.size * WEBHOOK_LISTENERS}; stream reconnects ${listeners.streams.reduce((sum, stream) => sum + stream.reconnects, 0)}, signature failures ${listeners.receivers.reduce((sum, receiver) => sum + receiver.signatureFailures, 0)}`);
+  if (streamLags.length > 0) console.log(summary('admin answer to a change stream event', streamLags));
+  if (webhookLags.length > 0) console.log(summary('admin answer to a webhook received', webhookLags));
+  console.log(`RSS with the listeners: ${rssBefore} MB before the updates, ${await rssMb(service)} MB after`);
+  for (const stream of listeners.streams) stream.close();
+  for (const receiver of listeners.receivers) receiver.close();
 }
