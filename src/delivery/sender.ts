@@ -5,8 +5,8 @@ import { OutboundError, type OutboundClient } from '../http/outbound.js';
 import type { Database } from '../store/schema.js';
 import { pauseSubscription } from './subscriptions.js';
 
-/** Deliveries one instance claims, and sends at once, per round. */
-const CLAIM_BATCH = 20;
+/** Deliveries one instance claims, and sends at once; a round claims again while each claim comes back full. */
+export const CLAIM_BATCH = 20;
 /** A lease outlives the attempt it covers (the attempt's time-out twice, and this): no other instance sends the delivery meanwhile. */
 const LEASE_MARGIN_MS = 5000;
 /** `last_error` is shown to operators; a receiver's long error text is cut. */

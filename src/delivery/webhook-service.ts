@@ -8,7 +8,7 @@ import { readChangeLogReader } from '../store/change-log-readers.js';
 import type { Db } from '../store/database.js';
 import { dispatch, startReading } from './dispatcher.js';
 import { TEST_EVENT_TYPE, type EventSource, type WebhookEvent } from './events.js';
-import { sendDue, type AttemptOutcome } from './sender.js';
+import { CLAIM_BATCH, sendDue, type AttemptOutcome } from './sender.js';
 import {
   createSubscription,
   deleteSubscription,
@@ -168,12 +168,22 @@ export class WebhookService {
     }, delayMs);
   }
 
-  /** Dispatches until no entry waits, sends what is due, and drops deliveries past their retention. */
+  /**
+   * Drops deliveries past their retention, then dispatches until no entry waits and sends
+   * a claim of due deliveries, again and again while each claim comes back full: a
+   * backlog (a burst of changes, a receiver back from an outage) drains at the pace of
+   * the receivers, not one claim per WEBHOOK_POLL_MS, and changes made meanwhile are
+   * dispatched between claims.
+   */
   async #runRound(): Promise<void> {
     try {
-      while (this.#running && (await dispatch(this.#db, this.#source, this.#clock())) > 0);
       await pruneDeliveries(this.#db, this.#clock());
-      if (this.#running) await sendDue(this.#db, { config: this.#config, outbound: this.#outbound, instance: this.#instance, clock: this.#clock, onAttempt: this.#onAttempt, shutdown: this.#shutdown.signal });
+      const sending = { config: this.#config, outbound: this.#outbound, instance: this.#instance, clock: this.#clock, onAttempt: this.#onAttempt, shutdown: this.#shutdown.signal };
+      let claimed = CLAIM_BATCH;
+      while (this.#running && claimed === CLAIM_BATCH) {
+        while (this.#running && (await dispatch(this.#db, this.#source, this.#clock())) > 0);
+        claimed = this.#running ? await sendDue(this.#db, sending) : 0;
+      }
     } catch (error) {
       this.#warn(error);
     }
