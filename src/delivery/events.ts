@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { changeDetailsAfter, type ProductChangeDetail, type ProductChangeKind } from '../catalog/store/change-log.js';
+import { changeDetailsAfter, readCatalogVersion, type ProductChangeDetail, type ProductChangeKind } from '../catalog/store/change-log.js';
 import type { Database } from '../store/schema.js';
 
 /** The events a subscription can ask for. */
@@ -98,10 +98,7 @@ function priceTarget(key: string): { region_id: string | null; currency: string 
 /** The catalog change log as an event source. */
 export const catalogEventSource: EventSource = {
   name: 'webhooks',
-  async latest(db) {
-    const row = await db.selectFrom('catalog_state').select('version').where('id', '=', 1).executeTakeFirst();
-    return row ? Number(row.version) : 0;
-  },
+  latest: readCatalogVersion,
   async after(db, seq, limit) {
     // The reader's position is never pruned (changeLogFloor), so the log holds what follows it.
     const changes = (await changeDetailsAfter(db, seq, limit)) ?? [];
