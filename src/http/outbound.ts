@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { addressMatcher } from '../lib/address-list.js';
 import { Agent, request } from 'undici';
 
 /**
@@ -32,46 +33,38 @@ export class OutboundError extends Error {
 }
 
 /** Ranges that are not the public internet (IANA special-purpose registries). */
-const NON_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b:1::', 48],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
-}
+const inNonPublicRange = addressMatcher([
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
+  '::/128',
+  '::1/128',
+  '64:ff9b:1::/48',
+  '100::/64',
+  '2001:db8::/32',
+  'fc00::/7',
+  'fe80::/10',
+  'ff00::/8',
+]);
 
 /**
- * Whether an IP address is outside the public internet. BlockList matches an IPv4-mapped
- * IPv6 address (`::ffff:127.0.0.1`, `::ffff:7f00:1`) against the IPv4 ranges.
+ * Whether an IP address is outside the public internet; anything that is not an IP
+ * address counts as outside. An IPv4-mapped IPv6 address (`::ffff:127.0.0.1`,
+ * `::ffff:7f00:1`) is matched against the IPv4 ranges (addressMatcher).
  */
 export function isNonPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true;
-  return NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return isIP(address) === 0 || inNonPublicRange(address);
 }
 
 /** A URL's host as an IP address, or undefined when it is a name (`[::1]` is `::1`). */
