@@ -45,9 +45,10 @@ export function redisStoreWithLocalFallback(
   const warn = throttledWarning(log, 'Redis rate-limit counters unavailable; counting on this instance until Redis answers');
   // Our rules use neither continueExceeding nor exponentialBackoff.
   const shared = new RedisStore(false, false, redis.commands, `${redis.keyPrefix}rate-limit:`);
-  const local = new LocalCountStore();
 
   return class RedisWithLocalFallbackStore implements FastifyRateLimitStore {
+    readonly #local = new LocalCountStore();
+
     incr: FastifyRateLimitStore['incr'] = (key, callback, timeWindow, max) => {
       shared.incr(
         key,
@@ -55,16 +56,16 @@ export function redisStoreWithLocalFallback(
           if (!error) return callback(null, result);
           warn(error);
           onFallback();
-          local.incr(key, callback, timeWindow, max);
+          this.#local.incr(key, callback, timeWindow, max);
         },
         timeWindow,
         max,
       );
     };
 
-    /** Every rule's keys already start with the rule's name, so all rules share one store. */
+    /** One per rule: Redis is shared anyway, and each rule's fallback counts keep an LRU of their own (LocalCountStore.child). */
     child(): FastifyRateLimitStore {
-      return this;
+      return new RedisWithLocalFallbackStore();
     }
   };
 }
