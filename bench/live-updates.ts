@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { cachedCatalog } from './catalog-cache.js';
 import { followStream, startReceiver } from './delivery-clients.js';
-import { buildService, rssMb, startNodeProcess } from './service-process.js';
+import { buildService, measure, rssMb, startNodeProcess, type Measurement } from './service-process.js';
 
 /**
  * Live updates at scale, against a store that already holds a catalog (import one first
@@ -17,11 +21,21 @@ import { buildService, rssMb, startNodeProcess } from './service-process.js';
  * /admin/v1/prices, as a system pushing its deltas in small batches would send them.
  * With --listeners, 50 clients follow the change stream and 2 webhook receivers are
  * subscribed to price events meanwhile: it reports, per update, the time from its admin
- * answer until each stream and each receiver has it.
+ * answer until each stream and each receiver has it, and RSS from when they attach to the
+ * end. With --read-seconds S as well, the listeners attach S seconds into the updates:
+ * catalog reads (autocannon, 10 connections, a list and a search page in turn) are
+ * measured for S seconds before they attach, and again for S seconds halfway through the
+ * rest, so read throughput with the listeners is a ratio to the same run without them.
  *
- *   npm run bench:live -- --data-dir DIR | --database-url URL [--updates 1000] [--seconds 10] [--rows-per-request 1] [--listeners]
+ * With --products N instead of a store, the benchmark catalog of N products (bench/
+ * catalog-cache.ts, generated and imported once) is copied to a temporary store, so the
+ * updates leave the cached one as it was.
+ *
+ *   npm run bench:live -- --data-dir DIR | --database-url URL | --products N [--updates 1000] [--seconds 10] [--rows-per-request 1] [--listeners [--read-seconds S]]
+ *
+ * The 10-minute run of docs/changes.md: --products 100000 --updates 10000 --seconds 600 --listeners --read-seconds 30
  */
-const USAGE = 'usage: npm run bench:live -- (--data-dir DIR | --database-url URL) [--updates N] [--seconds S] [--rows-per-request N] [--listeners]';
+const USAGE = 'usage: npm run bench:live -- (--data-dir DIR | --database-url URL | --products N [--cache-dir DIR]) [--updates N] [--seconds S] [--rows-per-request N] [--listeners [--read-seconds S]]';
 const STREAM_LISTENERS = 50;
 const WEBHOOK_LISTENERS = 2;
 /** How long after the last update the listeners may take to have it. */
@@ -32,16 +46,34 @@ const PAGE = 20;
 const NEW_QUERIES = ['olive', 'pecorino', 'linen', 'truffle oil', 'caff', 'sicilian honey', 'wool'];
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 
+const READ_CONNECTIONS = 10;
+
 const { values } = parseArgs({
-  options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, updates: { type: 'string', default: '1000' }, seconds: { type: 'string', default: '10' }, 'rows-per-request': { type: 'string', default: '1' }, listeners: { type: 'boolean', default: false } },
+  options: {
+    'data-dir': { type: 'string' },
+    'database-url': { type: 'string' },
+    products: { type: 'string' },
+    'cache-dir': { type: 'string', default: path.join(tmpdir(), 'vetrina-bench-cache') },
+    updates: { type: 'string', default: '1000' },
+    seconds: { type: 'string', default: '10' },
+    'rows-per-request': { type: 'string', default: '1' },
+    listeners: { type: 'boolean', default: false },
+    'read-seconds': { type: 'string', default: '0' },
+  },
 });
-if (!values['data-dir'] === !values['database-url']) {
+const stores = [values['data-dir'], values['database-url'], values.products].filter((value) => value !== undefined);
+const readSeconds = Number(values['read-seconds']);
+if (stores.length !== 1 || (readSeconds > 0 && !values.listeners)) {
   console.error(USAGE);
   process.exit(2);
 }
 const updates = Number(values.updates);
 const seconds = Number(values.seconds);
 const rowsPerRequest = Number(values['rows-per-request']);
+if (readSeconds * 3 > seconds) {
+  console.error(`--read-seconds ${readSeconds} leaves too little of --seconds ${seconds}: the second read window lies halfway through what follows the first`);
+  process.exit(2);
+}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 const summary = (label: string, samples: number[]) => {
@@ -55,11 +87,12 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 }
 
 await buildService();
+const copiedStore = values.products === undefined ? undefined : await copyOfCachedStore(Number(values.products));
 const spawned = performance.now();
 const service = await startNodeProcess(
   ['dist/server.js'],
   {
-    ...(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : { DATABASE_URL: values['database-url']! }),
+    ...(values['database-url'] ? { DATABASE_URL: values['database-url'] } : { DATA_DIR: copiedStore ?? values['data-dir']! }),
     CATALOG_SEED: 'none',
     LOG_LEVEL: 'warn',
     CATALOG_RATE_LIMIT: '0',
@@ -98,8 +131,11 @@ try {
   /** When each update's admin answer came, by `variant:amount` (minor units), and when each listener had it. */
   const answeredAt = new Map<string, number>();
   const arrivals: { stream: [string, number][]; webhook: [string, number][] } = { stream: [], webhook: [] };
-  const listeners = values.listeners ? await startListeners(arrivals) : undefined;
-  const rssBefore = await rssMb(service);
+  // Without read windows the listeners attach before the first update.
+  let listeners = values.listeners && readSeconds === 0 ? await startListeners(arrivals) : undefined;
+  let attachedAt = performance.now();
+  let rssBefore = await rssMb(service);
+  const reads: { without?: Measurement; with?: Measurement } = {};
 
   const healthz: number[] = [];
   let probing = true;
@@ -117,6 +153,16 @@ try {
   const requests = Math.ceil(updates / rowsPerRequest);
   const spacingMs = (seconds * 1000) / requests;
   const started = performance.now();
+  const readWindows = (async () => {
+    if (readSeconds === 0) return;
+    reads.without = await measureReads();
+    listeners = await startListeners(arrivals);
+    attachedAt = performance.now();
+    rssBefore = await rssMb(service);
+    const halfway = attachedAt + (started + seconds * 1000 - attachedAt - readSeconds * 1000) / 2;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, halfway - performance.now())));
+    reads.with = await measureReads();
+  })();
   const changePrices = (group: { variantId: string; amount: number }[], skus: string[]) =>
     rowsPerRequest === 1
       ? fetch(`${service.url}/admin/v1/variants/${group[0]!.variantId}`, {
@@ -154,6 +200,7 @@ try {
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  await readWindows;
   probing = false;
   await probes;
   console.log(`${answered.length} price updates (${rowsPerRequest} per request) in ${elapsed.toFixed(1)} s; RSS ${await rssMb(service)} MB`);
@@ -161,9 +208,34 @@ try {
   console.log(summary('admin answer', answered));
   console.log(summary('until a public read serves it', served));
   console.log(summary(`GET /healthz every ${PROBE_INTERVAL_MS} ms`, healthz));
-  if (listeners) await reportListeners(listeners, answeredAt, arrivals, rssBefore);
+  if (reads.without && reads.with) {
+    const line = (label: string, reads: Measurement) => `${label}: ${Math.round(reads.requestsPerSecond)} requests/s, p50 ${reads.p50.toFixed(1)} ms, p99 ${reads.p99.toFixed(1)} ms, ${reads.errors} errors`;
+    console.log(line(`catalog reads without listeners (${readSeconds} s, ${READ_CONNECTIONS} connections)`, reads.without));
+    console.log(line(`catalog reads with ${STREAM_LISTENERS} streams and ${WEBHOOK_LISTENERS} receivers`, reads.with));
+    console.log(`read throughput with the listeners: ${(reads.with.requestsPerSecond / reads.without.requestsPerSecond).toFixed(2)} × without`);
+  }
+  if (listeners) await reportListeners(listeners, new Map([...answeredAt].filter(([, at]) => at >= attachedAt)), arrivals, rssBefore);
 } finally {
   await service.stop();
+  if (copiedStore) await rm(copiedStore, { recursive: true, force: true });
+}
+
+/** A copy of the cached store of `products` products (made first when missing), in a temporary directory. */
+async function copyOfCachedStore(products: number): Promise<string> {
+  const cached = await cachedCatalog(path.resolve(values['cache-dir']!), products, 1);
+  const copy = await mkdtemp(path.join(tmpdir(), 'vetrina-live-'));
+  await cp(cached.dataDir, copy, { recursive: true });
+  return copy;
+}
+
+/** Catalog reads for --read-seconds: the Italian market's first list page and a search, in turn. */
+function measureReads(): Promise<Measurement> {
+  return measure({
+    url: service.url,
+    connections: READ_CONNECTIONS,
+    duration: readSeconds,
+    requests: [{ path: '/public/v1/products?country=IT&limit=20' }, { path: '/public/v1/products?country=IT&q=olive&limit=20' }],
+  });
 }
 
 /** 50 stream clients and 2 subscribed receivers; each arrival is recorded as `variant:amount` and when it came. */

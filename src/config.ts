@@ -80,6 +80,10 @@ export interface WebhookConfig {
   retryForMs: number;
   /** How often each instance turns new catalog changes into deliveries and sends those due. */
   pollMs: number;
+  /** Attempts one instance has under way at once; each runs on its own. */
+  concurrency: number;
+  /** Of them, attempts to one webhook: a receiver that hangs holds this many at most. */
+  concurrencyPerWebhook: number;
   /** /readyz fails when a catalog change has waited longer than this to become deliveries. */
   outboxStuckMs: number;
 }
@@ -235,6 +239,8 @@ export function loadConfig(env: Env = process.env): Config {
       retryMaxDelayMs: read.integer('WEBHOOK_RETRY_MAX_DELAY_MS', 3_600_000, 1, 86_400_000),
       retryForMs: read.integer('WEBHOOK_RETRY_FOR_MS', 86_400_000, 1000, 7 * 86_400_000),
       pollMs: read.integer('WEBHOOK_POLL_MS', 1000, 10, 3_600_000),
+      concurrency: read.integer('WEBHOOK_CONCURRENCY', 64, 1, 1000),
+      concurrencyPerWebhook: read.integer('WEBHOOK_CONCURRENCY_PER_WEBHOOK', 16, 1, 1000),
       outboxStuckMs: read.integer('WEBHOOK_OUTBOX_STUCK_MS', 300_000, 1000, 86_400_000),
     },
   };

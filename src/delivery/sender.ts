@@ -5,8 +5,6 @@ import { OutboundError, type OutboundClient } from '../http/outbound.js';
 import type { Database } from '../store/schema.js';
 import { pauseSubscription } from './subscriptions.js';
 
-/** Deliveries one instance claims, and sends at once; a round claims again while each claim comes back full. */
-export const CLAIM_BATCH = 20;
 /** A lease outlives the attempt it covers (the attempt's time-out twice, and this): no other instance sends the delivery meanwhile. */
 const LEASE_MARGIN_MS = 5000;
 /** `last_error` is shown to operators; a receiver's long error text is cut. */
@@ -39,13 +37,13 @@ export function retryDelayMs(config: Pick<WebhookConfig, 'retryBaseMs' | 'retryM
 }
 
 /**
- * Claims the due deliveries of active subscriptions that no instance holds, and sends
- * them. The claim is one UPDATE whose condition holds only for unleased rows: on
- * PostgreSQL an instance that waited for another's claim re-checks the condition on the
- * claimed row and skips it; on SQLite writes take turns. A delivery whose instance died
- * is claimed again once its lease has passed. Returns the deliveries attempted.
+ * Claims up to `limit` due deliveries of active subscriptions, except those in `skip`,
+ * that no instance holds, with their targets. The claim is one UPDATE whose condition holds only for unleased
+ * rows: on PostgreSQL an instance that waited for another's claim re-checks the
+ * condition on the claimed row and skips it; on SQLite writes take turns. A delivery
+ * whose instance died is claimed again once its lease has passed.
  */
-export async function sendDue(db: Kysely<Database>, options: SenderOptions): Promise<number> {
+export async function claimDue(db: Kysely<Database>, options: SenderOptions, limit: number, skip: readonly string[]): Promise<ClaimedDelivery[]> {
   const now = options.clock();
   const at = now.toISOString();
   const leaseUntil = new Date(now.getTime() + options.config.timeoutMs * 2 + LEASE_MARGIN_MS).toISOString();
@@ -61,38 +59,45 @@ export async function sendDue(db: Kysely<Database>, options: SenderOptions): Pro
         .where('d.status', '=', 'pending')
         .where('d.next_attempt_at', '<=', at)
         .where((w) => w.or([w('d.lease_until', 'is', null), w('d.lease_until', '<', at)]))
+        .$if(skip.length > 0, (query) => query.where('d.subscription_id', 'not in', skip))
         .orderBy('d.next_attempt_at')
-        .limit(CLAIM_BATCH),
+        .limit(limit),
     )
     .where('status', '=', 'pending')
     .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', at)]))
     .returning(['id', 'subscription_id', 'event_id', 'payload', 'attempts', 'created_at'])
     .execute();
-  if (claimed.length === 0) return 0;
+  if (claimed.length === 0) return [];
   const subscriptionIds = [...new Set(claimed.map((row) => row.subscription_id))];
   const targets = new Map(
     (await db.selectFrom('webhook_subscriptions').select(['id', 'url', 'secret']).where('id', 'in', subscriptionIds).execute()).map((row) => [row.id, row]),
   );
-  await Promise.all(
-    claimed.map(async (row) => {
-      const target = targets.get(row.subscription_id);
-      if (target) await attempt(db, options, { ...row, attempts: Number(row.attempts) }, target);
-    }),
-  );
-  return claimed.length;
+  return claimed.flatMap((row) => {
+    const target = targets.get(row.subscription_id);
+    // A subscription deleted since the claim took its deliveries with it.
+    return target ? [{ ...row, attempts: Number(row.attempts), target: { url: target.url, secret: target.secret } }] : [];
+  });
 }
 
-interface Claimed {
+/** Gives back claimed deliveries this instance will not attempt now: any instance may claim them at once. */
+export async function releaseClaims(db: Kysely<Database>, instance: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('webhook_deliveries').set({ lease_until: null, leased_by: null }).where('id', 'in', ids).where('leased_by', '=', instance).execute();
+}
+
+export interface ClaimedDelivery {
   id: string;
   subscription_id: string;
   event_id: string;
   payload: string;
   attempts: number;
   created_at: string;
+  target: { url: string; secret: string };
 }
 
 /** One attempt: signed as Standard Webhooks says, sent, and its outcome recorded while the lease holds. */
-async function attempt(db: Kysely<Database>, options: SenderOptions, row: Claimed, target: { url: string; secret: string }): Promise<void> {
+export async function attempt(db: Kysely<Database>, options: SenderOptions, row: ClaimedDelivery): Promise<void> {
+  const { target } = row;
   const sentAt = options.clock();
   const headers = {
     'content-type': 'application/json',
@@ -114,7 +119,7 @@ async function attempt(db: Kysely<Database>, options: SenderOptions, row: Claime
   await record(db, options, row, { status, error, at: sentAt });
 }
 
-async function record(db: Kysely<Database>, options: SenderOptions, row: Claimed, outcome: { status: number | null; error: string | null; at: Date }): Promise<void> {
+async function record(db: Kysely<Database>, options: SenderOptions, row: ClaimedDelivery, outcome: { status: number | null; error: string | null; at: Date }): Promise<void> {
   const attempts = row.attempts + 1;
   const at = outcome.at.toISOString();
   const done = { attempts, last_attempt_at: at, last_status_code: outcome.status, last_error: outcome.error?.slice(0, MAX_ERROR_LENGTH) ?? null, lease_until: null, leased_by: null };

@@ -8,7 +8,7 @@ import { readChangeLogReader } from '../store/change-log-readers.js';
 import type { Db } from '../store/database.js';
 import { dispatch, startReading } from './dispatcher.js';
 import { TEST_EVENT_TYPE, type EventSource, type WebhookEvent } from './events.js';
-import { CLAIM_BATCH, sendDue, type AttemptOutcome } from './sender.js';
+import { attempt, claimDue, releaseClaims, type AttemptOutcome, type ClaimedDelivery, type SenderOptions } from './sender.js';
 import {
   createSubscription,
   deleteSubscription,
@@ -55,8 +55,17 @@ export class WebhookService {
   readonly #instance = newId('instance');
   readonly #warn: (error: unknown) => void;
   readonly #onAttempt: (outcome: AttemptOutcome) => void;
+  readonly #sending: SenderOptions;
+  /** Attempts under way on this instance, at most WEBHOOK_CONCURRENCY. */
+  readonly #inFlight = new Set<Promise<void>>();
+  /** Of them, per subscription: at most WEBHOOK_CONCURRENCY_PER_WEBHOOK each. */
+  readonly #inFlightBySubscription = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
   #round: Promise<void> | undefined;
+  /** Asked for while a round ran: the next one starts as soon as it ends. */
+  #roundAgain = false;
+  /** The last claim took all it asked for, so more deliveries may be due now. */
+  #moreDue = false;
   #running = false;
   #stopped: Promise<void> | undefined;
   readonly #shutdown = new AbortController();
@@ -69,6 +78,7 @@ export class WebhookService {
     this.#onAttempt = options.onAttempt ?? (() => {});
     this.#outbound = new OutboundClient({ allowPrivateTargets: options.config.allowPrivateTargets, timeoutMs: options.config.timeoutMs, maxResponseBytes: options.config.maxResponseBytes });
     this.#warn = throttledWarning(options.log, 'webhook delivery round failed');
+    this.#sending = { config: this.#config, outbound: this.#outbound, instance: this.#instance, clock: this.#clock, onAttempt: this.#onAttempt, shutdown: this.#shutdown.signal };
   }
 
   /** Why a target URL is refused at creation (a literal non-public address), or undefined. Names are checked when sending. */
@@ -136,12 +146,13 @@ export class WebhookService {
   async start(): Promise<void> {
     await startReading(this.#db, this.#source);
     this.#running = true;
-    this.#schedule(0);
+    this.#schedule(0, true);
   }
 
   /**
    * Stops the rounds, aborts the attempts under way (their deliveries wait for their
-   * leases to pass, sender.ts), waits for the round to end and closes the connections; once.
+   * leases to pass, sender.ts), waits for the round and the attempts to end and closes
+   * the connections; once.
    */
   stop(): Promise<void> {
     this.#stopped ??= (async () => {
@@ -149,43 +160,72 @@ export class WebhookService {
       this.#shutdown.abort();
       clearTimeout(this.#timer);
       await this.#round;
+      await Promise.all(this.#inFlight);
       await this.#outbound.close();
     })();
     return this.#stopped;
   }
 
   #wake(): void {
-    if (this.#running && this.#round === undefined) this.#schedule(0);
+    if (!this.#running) return;
+    if (this.#round === undefined) this.#schedule(0, false);
+    else this.#roundAgain = true;
   }
 
-  #schedule(delayMs: number): void {
+  /** A round after `delayMs`; `polled` for the round every WEBHOOK_POLL_MS, not one an attempt or a test event asked for. */
+  #schedule(delayMs: number, polled: boolean): void {
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
-      this.#round = this.#runRound().finally(() => {
+      this.#round = this.#runRound(polled).finally(() => {
         this.#round = undefined;
-        if (this.#running) this.#schedule(this.#config.pollMs);
+        const again = this.#roundAgain;
+        this.#roundAgain = false;
+        if (this.#running) this.#schedule(again ? 0 : this.#config.pollMs, !again);
       });
     }, delayMs);
   }
 
   /**
-   * Drops deliveries past their retention, then dispatches until no entry waits and sends
-   * a claim of due deliveries, again and again while each claim comes back full: a
-   * backlog (a burst of changes, a receiver back from an outage) drains at the pace of
-   * the receivers, not one claim per WEBHOOK_POLL_MS, and changes made meanwhile are
-   * dispatched between claims.
+   * Drops deliveries past their retention (in polled rounds), dispatches until no entry
+   * waits, then claims as many due deliveries as there are free attempt slots and starts
+   * them without waiting: each attempt runs on its own, and a subscription holds at most
+   * WEBHOOK_CONCURRENCY_PER_WEBHOOK slots (a claim skips subscriptions at their limit and
+   * gives back what passes it), so a receiver that hangs delays only its own deliveries. An attempt that ends while the last claim came back full
+   * starts another round, so a backlog (a burst of changes, a receiver back from an
+   * outage) drains at the receivers' pace, not one claim per WEBHOOK_POLL_MS.
    */
-  async #runRound(): Promise<void> {
+  async #runRound(polled: boolean): Promise<void> {
     try {
-      await pruneDeliveries(this.#db, this.#clock());
-      const sending = { config: this.#config, outbound: this.#outbound, instance: this.#instance, clock: this.#clock, onAttempt: this.#onAttempt, shutdown: this.#shutdown.signal };
-      let claimed = CLAIM_BATCH;
-      while (this.#running && claimed === CLAIM_BATCH) {
-        while (this.#running && (await dispatch(this.#db, this.#source, this.#clock())) > 0);
-        claimed = this.#running ? await sendDue(this.#db, sending) : 0;
+      if (polled) await pruneDeliveries(this.#db, this.#clock());
+      while (this.#running && (await dispatch(this.#db, this.#source, this.#clock())) > 0);
+      const free = this.#config.concurrency - this.#inFlight.size;
+      if (!this.#running || free <= 0) return;
+      const saturated = [...this.#inFlightBySubscription].filter(([, count]) => count >= this.#config.concurrencyPerWebhook).map(([id]) => id);
+      const claimed = await claimDue(this.#db, this.#sending, free, saturated);
+      this.#moreDue = claimed.length === free;
+      const surplus: string[] = [];
+      for (const row of claimed) {
+        if ((this.#inFlightBySubscription.get(row.subscription_id) ?? 0) < this.#config.concurrencyPerWebhook) this.#start(row);
+        else surplus.push(row.id);
       }
+      await releaseClaims(this.#db, this.#instance, surplus);
     } catch (error) {
       this.#warn(error);
     }
+  }
+
+  #start(row: ClaimedDelivery): void {
+    const subscription = row.subscription_id;
+    this.#inFlightBySubscription.set(subscription, (this.#inFlightBySubscription.get(subscription) ?? 0) + 1);
+    const running: Promise<void> = attempt(this.#db, this.#sending, row)
+      .catch((error: unknown) => this.#warn(error))
+      .finally(() => {
+        this.#inFlight.delete(running);
+        const left = this.#inFlightBySubscription.get(subscription)! - 1;
+        if (left === 0) this.#inFlightBySubscription.delete(subscription);
+        else this.#inFlightBySubscription.set(subscription, left);
+        if (this.#moreDue) this.#wake();
+      });
+    this.#inFlight.add(running);
   }
 }

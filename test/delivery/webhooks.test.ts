@@ -189,6 +189,35 @@ describe('webhook retries, backoff and pausing', () => {
   });
 });
 
+describe('attempts run on their own', () => {
+  // A time-out far past the test's guard: were the deliveries sent in claims that wait for
+  // their slowest attempt, the healthy receiver would wait for the hanging one.
+  const testApp = useTestApp(withAdmin({ catalog: CATALOG, config: { webhooks: webhookSettings({ timeoutMs: 120_000, concurrency: 4, concurrencyPerWebhook: 2 }) } }));
+  let hanging: WebhookReceiver;
+  let healthy: WebhookReceiver;
+  before(async () => {
+    hanging = await startReceiver(() => 'no-answer');
+    healthy = await startReceiver();
+  });
+  after(async () => {
+    await hanging.close();
+    await healthy.close();
+  });
+
+  it('a receiver that never answers holds at most WEBHOOK_CONCURRENCY_PER_WEBHOOK attempts: another webhook still gets every event', async () => {
+    const admin = adminClient(testApp);
+    await subscribe(admin, hanging.url);
+    const { id } = await subscribe(admin, healthy.url);
+    const changes = 10;
+    for (let index = 1; index <= changes; index += 1) await changeProduct(admin, 'olive-oil', `Olive oil, change ${index}`);
+    const deliveries = await waitForDeliveries(admin, id, (list) => list.length === changes && list.every((entry) => entry.status === 'delivered'));
+    assert.equal(new Set(deliveries.map((entry) => entry.event_id)).size, changes);
+    // Its attempts last past the test: each request it got is one still under way.
+    const hangingAttempts = hanging.requests.length;
+    assert.ok(hangingAttempts >= 1 && hangingAttempts <= 2, `the hanging receiver got ${hangingAttempts} requests`);
+  });
+});
+
 describe('what an attempt refuses or gives up on', () => {
   let testApp: TestApp;
   let admin: AdminCall;

@@ -59,6 +59,8 @@ describe('loadConfig', () => {
         retryMaxDelayMs: 3_600_000,
         retryForMs: 86_400_000,
         pollMs: 1000,
+        concurrency: 64,
+        concurrencyPerWebhook: 16,
         outboxStuckMs: 300_000,
       },
     });
