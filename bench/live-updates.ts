@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { cachedCatalog } from './catalog-cache.js';
 import { followStream, startReceiver } from './delivery-clients.js';
-import { buildService, measure, rssMb, startNodeProcess, type Measurement } from './service-process.js';
+import { buildService, measure, readMemory, rssMb, startNodeProcess, type Measurement, type Memory } from './service-process.js';
 
 /**
  * Live updates at scale, against a store that already holds a catalog (import one first
@@ -47,6 +47,8 @@ const NEW_QUERIES = ['olive', 'pecorino', 'linen', 'truffle oil', 'caff', 'sicil
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 
 const READ_CONNECTIONS = 10;
+/** How often the service's RSS and heap in use are sampled during the updates. */
+const MEMORY_SAMPLE_MS = 60_000;
 
 const { values } = parseArgs({
   options: {
@@ -137,6 +139,8 @@ try {
   let rssBefore = await rssMb(service);
   const reads: { without?: Measurement; with?: Measurement } = {};
 
+  const memory: Memory[] = [];
+  const sampling = setInterval(() => void readMemory(service.url).then((sample) => sample && memory.push(sample)), MEMORY_SAMPLE_MS);
   const healthz: number[] = [];
   let probing = true;
   const probes = (async () => {
@@ -201,6 +205,7 @@ try {
   );
   const elapsed = (performance.now() - started) / 1000;
   await readWindows;
+  clearInterval(sampling);
   probing = false;
   await probes;
   console.log(`${answered.length} price updates (${rowsPerRequest} per request) in ${elapsed.toFixed(1)} s; RSS ${await rssMb(service)} MB`);
@@ -208,6 +213,9 @@ try {
   console.log(summary('admin answer', answered));
   console.log(summary('until a public read serves it', served));
   console.log(summary(`GET /healthz every ${PROBE_INTERVAL_MS} ms`, healthz));
+  if (memory.length > 0) {
+    console.log(`every ${MEMORY_SAMPLE_MS / 1000} s, RSS / heap in use (MiB): ${memory.map((sample) => `${Math.round(sample.rssMib)} / ${Math.round(sample.heapMib)}`).join(', ')}`);
+  }
   if (reads.without && reads.with) {
     const line = (label: string, reads: Measurement) => `${label}: ${Math.round(reads.requestsPerSecond)} requests/s, p50 ${reads.p50.toFixed(1)} ms, p99 ${reads.p99.toFixed(1)} ms, ${reads.errors} errors`;
     console.log(line(`catalog reads without listeners (${readSeconds} s, ${READ_CONNECTIONS} connections)`, reads.without));

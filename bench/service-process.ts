@@ -182,3 +182,24 @@ export async function rssMb(running: Pick<RunningProcess, 'pid'>): Promise<numbe
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return Math.round(kb / 1024);
 }
+
+const METRICS_TIMEOUT_MS = 5_000;
+const MIB = 1024 * 1024;
+
+export interface Memory {
+  rssMib: number;
+  heapMib: number;
+}
+
+/** Resident memory and V8 heap in use, as the server's own /metrics reports them; undefined when it does not answer. */
+export async function readMemory(baseUrl: string): Promise<Memory | undefined> {
+  try {
+    const response = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(METRICS_TIMEOUT_MS) });
+    const text = await response.text();
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) / MIB;
+    const memory = { rssMib: gauge('process_resident_memory_bytes'), heapMib: gauge('nodejs_heap_size_used_bytes') };
+    return response.ok && Number.isFinite(memory.rssMib) && Number.isFinite(memory.heapMib) ? memory : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -5,7 +5,7 @@ import { deleteRedisKeys, uniqueRedisPrefix } from '../test/support/redis-keys.j
 import { createDatabase } from '../test/support/test-app.js';
 import { optionsOrExit } from './command-line.js';
 import { parseSoakOptions, SOAK_USAGE, type SoakOptions } from './soak-options.js';
-import { buildService, generateCatalog, startNodeProcess, type RunningProcess } from './service-process.js';
+import { buildService, generateCatalog, readMemory, startNodeProcess, type Memory, type RunningProcess } from './service-process.js';
 import { FLOW_KINDS, KINDS, LoadStats, runWorkload, sampleCatalog, type Tally, type Window } from './soak-workload.js';
 
 /**
@@ -17,26 +17,6 @@ import { FLOW_KINDS, KINDS, LoadStats, runWorkload, sampleCatalog, type Tally, t
  */
 const REPORT_INTERVAL_MS = 10_000;
 const MIN_REPORTED_WINDOW_S = 1;
-const METRICS_TIMEOUT_MS = 5_000;
-const MIB = 1024 * 1024;
-
-interface Memory {
-  rssMib: number;
-  heapMib: number;
-}
-
-/** Resident memory and V8 heap in use, as the server's own /metrics reports them; undefined when it does not answer. */
-async function readMemory(baseUrl: string): Promise<Memory | undefined> {
-  try {
-    const response = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(METRICS_TIMEOUT_MS) });
-    const text = await response.text();
-    const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) / MIB;
-    const memory = { rssMib: gauge('process_resident_memory_bytes'), heapMib: gauge('nodejs_heap_size_used_bytes') };
-    return response.ok && Number.isFinite(memory.rssMib) && Number.isFinite(memory.heapMib) ? memory : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The service's store for this run only: a SQLite file under `work`, or a new database

@@ -100,7 +100,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onRejection: (limit) => app.metrics.rateLimitRejections.inc({ limit }),
   });
   await app.register(catalogPlugin, { config, store });
-  await app.register(deliveryPlugin, { config, store, onAttempt: (outcome) => app.metrics.webhookAttempts.inc({ outcome }) });
+  await app.register(deliveryPlugin, {
+    config,
+    store,
+    onAttempt: (outcome) => app.metrics.webhookAttempts.inc({ outcome }),
+    onChangesApplied: (listener) => app.catalogReadModel.onApplied(listener),
+  });
   await app.register(adminPlugin, { config });
   await app.register(sandboxPlugin, { config, store, clock: options.clock ?? (() => new Date()) });
   await app.register(mcpPlugin, { config });

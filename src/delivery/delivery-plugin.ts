@@ -11,16 +11,35 @@ declare module 'fastify' {
   }
 }
 
+export interface DeliveryOptions {
+  config: Config;
+  store: Store;
+  onAttempt?(outcome: AttemptOutcome): void;
+  /**
+   * Subscribes to this instance applying new catalog changes (returns the unsubscribe):
+   * each starts a delivery round at once, so an event leaves within milliseconds of its
+   * change rather than at the next WEBHOOK_POLL_MS.
+   */
+  onChangesApplied?(listener: () => void): () => void;
+}
+
 /**
  * Webhooks for catalog changes: the service (decorated as `app.webhooks`, managed through
  * the admin API) and this instance's delivery rounds, from ready until close.
  */
-export const deliveryPlugin = fp<{ config: Config; store: Store; onAttempt?(outcome: AttemptOutcome): void }>(
-  async (app, { config, store, onAttempt }) => {
+export const deliveryPlugin = fp<DeliveryOptions>(
+  async (app, { config, store, onAttempt, onChangesApplied }) => {
     const webhooks = new WebhookService({ db: store.db, config: config.webhooks, source: catalogEventSource, log: app.log, ...(onAttempt && { onAttempt }) });
     app.decorate('webhooks', webhooks);
-    app.addHook('onReady', () => webhooks.start());
-    app.addHook('onClose', () => webhooks.stop());
+    let unsubscribe: (() => void) | undefined;
+    app.addHook('onReady', async () => {
+      await webhooks.start();
+      unsubscribe = onChangesApplied?.(() => webhooks.wake());
+    });
+    app.addHook('onClose', async () => {
+      unsubscribe?.();
+      await webhooks.stop();
+    });
   },
   { name: 'delivery' },
 );

@@ -121,7 +121,7 @@ export class WebhookService {
     const now = this.#clock();
     const event: WebhookEvent = { id: `evt_test_${randomUUID()}`, type: TEST_EVENT_TYPE, timestamp: now.toISOString(), catalog_version: null, data: { subscription_id: subscriptionId } };
     const row = await this.#db.insertInto('webhook_deliveries').values(deliveryRow(subscriptionId, event, now.toISOString())).returningAll().executeTakeFirstOrThrow();
-    this.#wake();
+    this.wake();
     return delivery(row);
   }
 
@@ -166,7 +166,8 @@ export class WebhookService {
     return this.#stopped;
   }
 
-  #wake(): void {
+  /** Starts a round now (or right after the one under way): new changes or deliveries wait. */
+  wake(): void {
     if (!this.#running) return;
     if (this.#round === undefined) this.#schedule(0, false);
     else this.#roundAgain = true;
@@ -224,7 +225,7 @@ export class WebhookService {
         const left = this.#inFlightBySubscription.get(subscription)! - 1;
         if (left === 0) this.#inFlightBySubscription.delete(subscription);
         else this.#inFlightBySubscription.set(subscription, left);
-        if (this.#moreDue) this.#wake();
+        if (this.#moreDue) this.wake();
       });
     this.#inFlight.add(running);
   }

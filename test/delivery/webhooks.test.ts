@@ -218,6 +218,25 @@ describe('attempts run on their own', () => {
   });
 });
 
+describe('a change starts a delivery round', () => {
+  // A poll far past the test's guard: only the round the applied change starts can send it.
+  const testApp = useTestApp(withAdmin({ catalog: CATALOG, config: { webhooks: webhookSettings({ pollMs: 3_600_000 }) } }));
+  let receiver: WebhookReceiver;
+  before(async () => {
+    receiver = await startReceiver();
+  });
+  after(() => receiver.close());
+
+  it('sends the event of a change as soon as this instance applies it, not at the next WEBHOOK_POLL_MS', async () => {
+    const admin = adminClient(testApp);
+    const { id } = await subscribe(admin, receiver.url);
+    await changeProduct(admin, 'sourdough', 'Sourdough, changed');
+    const [delivery] = await waitForDeliveries(admin, id, (list) => list[0]?.status === 'delivered');
+    assert.equal(delivery.event_type, 'product.updated');
+    assert.equal(receiver.requests.length, 1);
+  });
+});
+
 describe('what an attempt refuses or gives up on', () => {
   let testApp: TestApp;
   let admin: AdminCall;
