@@ -1,47 +1,19 @@
-import { DEFAULT_LOCALE, type Locale } from '../catalog/model/locales.js';
-import { textIn } from '../catalog/read-model/product.js';
-import { marketContext, resolveMarket, type Market, type MarketContext } from '../catalog/queries/market.js';
-import { CatalogReadError } from '../catalog/read-model/read-errors.js';
-import { toMajorUnits } from '../catalog/read-model/pricing.js';
 import type { LiveCatalog } from '../catalog/read-model/live-catalog.js';
 import type { Region } from '../catalog/read-model/product.js';
-import { variantDisplayName } from '../catalog/queries/render.js';
 import { newId } from '../lib/new-id.js';
 import type { Db } from '../store/database.js';
 import { requireScopeOr403, type SandboxPrincipal } from './auth.js';
-import { priceCart, sellability, type PricedCart, type PricedLine } from './cart-pricing.js';
-import { findOwnedCart, insertCart, updateCart, type CartContents, type CartLine, type OpenedFor, type StoredCart } from './cart-store.js';
+import { cartMarket, priceCart, sellability, type PricedCart, type UnsellableKind } from './cart-pricing.js';
+import { deleteCart, findOwnedCart, insertCart, mergeLines, updateCart, type CartContents, type CartLine, type StoredCart } from './cart-store.js';
+import { sandboxShippingOption, type CartRenderer, type SandboxCartView } from './cart-views.js';
 import type { Clock } from './clock.js';
 import { cartIncomplete, cartNotFound, invalidRequest, lineNotFound, variantNotPurchasable } from './errors.js';
+import { openMarket } from './market-opening.js';
+import { SandboxRefusalError } from './refusals.js';
 import { failIfRehearsed, refuseIfOutOfStockRehearsed, rehearsedContents, type Scenario } from './scenarios.js';
-import {
-  CART_ID_PATTERN,
-  DEFAULT_CURRENCY,
-  MAX_QUANTITY,
-  type SandboxAddressInput,
-  type SandboxCartInput,
-  type SandboxCartItemView,
-  type SandboxItemInput,
-  type SandboxMarketCartItemView,
-  type SandboxShippingOptionView,
-} from './schemas.js';
+import { CART_ID_PATTERN, MAX_QUANTITY, type SandboxAddressInput, type SandboxCartInput, type SandboxItemInput, type SandboxShippingOptionView } from './schemas.js';
 import { CART_SCOPE, CHECKOUT_SCOPE } from './scopes.js';
 import { shippingRatesFor, type ShippingRate } from './shipping.js';
-
-export interface SandboxCartView {
-  id: string;
-  environment: 'sandbox';
-  simulated: true;
-  currency: string;
-  /** Only for a cart opened for a market, whose lines are then SandboxMarketCartItems. */
-  market?: MarketContext | null;
-  items: SandboxCartItemView[] | SandboxMarketCartItemView[];
-  shipping_address?: SandboxAddressInput;
-  shipping_option?: SandboxShippingOptionView;
-  totals: { item_total: number; shipping_total: number; grand_total: number };
-  status?: 'ready_for_checkout';
-  checkout_url?: null;
-}
 
 export interface SandboxShippingOptionsView {
   environment: 'sandbox';
@@ -49,7 +21,7 @@ export interface SandboxShippingOptionsView {
   options: SandboxShippingOptionView[];
 }
 
-export interface CartServiceDeps {
+export interface CartServiceDeps<V> {
   db: Db;
   clock: Clock;
   /** The catalog as served now; each pricing reads it in one synchronous pass, so a priced cart reflects one state of it. */
@@ -58,6 +30,19 @@ export interface CartServiceDeps {
   shippingAmounts: Record<string, number>;
   /** Cart calls per key per minute (0: no limit), as a rehearsed rate_limited states it. */
   cartRateLimit: number;
+  /** What the operations answer: the REST contract's cart, or the protocol adapters' (cart-views.ts). */
+  render: CartRenderer<V>;
+}
+
+/** A line a change of many lines at once did not take, and why: the cart holds only lines it can sell. */
+export interface RefusedLine extends CartLine {
+  problem: UnsellableKind;
+}
+
+/** The answer to a change of many lines at once: the cart, and the lines it did not take. */
+export interface CartLinesChange<V> {
+  cart: V;
+  refused: RefusedLine[];
 }
 
 const CART_ID = new RegExp(CART_ID_PATTERN);
@@ -67,67 +52,60 @@ const MAX_WRITE_ATTEMPTS = 50;
 type CartChange = (contents: CartContents, priced: PricedCart, catalog: LiveCatalog) => CartContents;
 
 /**
- * The sandbox cart operations, shared by the REST routes and the MCP tools. Callers
- * pass the authenticated principal and input already bounded by their schemas; this
- * enforces scopes (403), ownership (404), the scenario the call rehearses and the rules
- * between values.
+ * The sandbox cart operations, shared by the REST routes and the MCP tools, and by the
+ * protocol adapters with a renderer of their own. Callers pass the authenticated
+ * principal and input already bounded by their schemas; this enforces scopes (403),
+ * ownership (404), the scenario the call rehearses and the rules between values.
  */
-export class SandboxCartService {
+export class SandboxCartService<V extends object = SandboxCartView> {
   constructor(
-    private readonly deps: CartServiceDeps,
+    private readonly deps: CartServiceDeps<V>,
     private readonly scenario?: Scenario,
   ) {}
 
   /** The operations for a call that asked for `scenario` (docs/decisions.md, Scenarios). */
-  withScenario(scenario: Scenario | undefined): SandboxCartService {
+  withScenario(scenario: Scenario | undefined): SandboxCartService<V> {
     return scenario === undefined ? this : new SandboxCartService(this.deps, scenario);
   }
 
-  async createCart(principal: SandboxPrincipal, input: SandboxCartInput = {}): Promise<SandboxCartView> {
+  async createCart(principal: SandboxPrincipal, input: SandboxCartInput = {}): Promise<V> {
+    return (await this.openCart(principal, input, [])).cart;
+  }
+
+  /**
+   * A new cart holding `items` at once (a protocol's create with lines): lines naming the
+   * same variant are added up, and those the cart's market cannot sell now are refused
+   * and listed, as replaceItems does.
+   */
+  async openCart(principal: SandboxPrincipal, input: SandboxCartInput, items: readonly SandboxItemInput[]): Promise<CartLinesChange<V>> {
     requireScopeOr403(principal, CART_SCOPE);
     failIfRehearsed(this.scenario, this.deps.cartRateLimit);
     const catalog = this.deps.catalog();
-    const country = input.country?.toUpperCase();
-    // docs/decisions.md, Cart market: a country resolves as in the catalog, so the cart is in the market the shopper saw.
-    const currency = country === undefined ? (input.currency ?? DEFAULT_CURRENCY) : catalogMarket(catalog, country, input.currency).currency;
-    const supported = this.supportedCurrencies(catalog);
-    if (!supported.includes(currency)) {
-      const whose = country === undefined ? '' : ` (the currency of country ${country})`;
-      throw invalidRequest(`The sandbox sells in ${supported.join(', ')}; ${currency}${whose} is not one of them.`);
-    }
-    const { locale } = input;
-    const openedFor: OpenedFor | undefined =
-      country === undefined && locale === undefined ? undefined : { ...(country && { country }), ...(locale && { locale }) };
-    const now = this.deps.clock();
+    const { currency, openedFor } = this.openedMarket(catalog, input);
+    const { lines, refused } = sellableLines(catalog, items, cartMarket(catalog, currency, [openedFor?.country])?.region);
+    const contents = rehearsedContents<CartContents>(this.scenario, { ...(openedFor && { opened_for: openedFor }), items: lines });
     // Only stored keys can hold cart:write, so there is an expiry, and the cart shares it (docs/decisions.md, Keys).
     const cart = await insertCart(
       this.deps.db,
-      {
-        id: newId('sandbox_cart'),
-        keyId: principal.keyId,
-        currency,
-        contents: rehearsedContents<CartContents>(this.scenario, { ...(openedFor && { opened_for: openedFor }), items: [] }),
-      },
-      now,
+      { id: newId('sandbox_cart'), keyId: principal.keyId, currency, contents },
+      this.deps.clock(),
       principal.expiresAt!,
     );
-    return this.view(cart, catalog);
+    return { cart: this.view(cart, catalog), refused };
   }
 
-  async getCart(principal: SandboxPrincipal, cartId: string): Promise<SandboxCartView> {
+  async getCart(principal: SandboxPrincipal, cartId: string): Promise<V> {
     requireScopeOr403(principal, CART_SCOPE);
     return this.read(principal, cartId, (cart, catalog) => this.view(cart, catalog));
   }
 
   /** Adding a variant already in the cart adds to its quantity (docs/decisions.md, Cart market). */
-  addItem(principal: SandboxPrincipal, cartId: string, item: SandboxItemInput): Promise<SandboxCartView> {
+  addItem(principal: SandboxPrincipal, cartId: string, item: SandboxItemInput): Promise<V> {
     return this.change(principal, cartId, (contents, priced, catalog) => {
       this.requirePurchasable(catalog, item.variant_id, priced.region);
       const current = contents.items.find((line) => line.variant_id === item.variant_id);
       const quantity = (current?.quantity ?? 0) + item.quantity;
-      if (quantity > MAX_QUANTITY) {
-        throw invalidRequest(`The cart would hold ${quantity} of variant ${item.variant_id}; at most ${MAX_QUANTITY} per variant.`);
-      }
+      if (quantity > MAX_QUANTITY) throw tooMany(item.variant_id, quantity);
       const items = current
         ? contents.items.map((line) => (line === current ? { ...line, quantity } : line))
         : [...contents.items, { variant_id: item.variant_id, quantity }];
@@ -136,10 +114,25 @@ export class SandboxCartService {
   }
 
   /**
+   * Replaces every line at once (a protocol's full update of a cart's lines): lines
+   * naming the same variant are added up (at most MAX_QUANTITY, else 400), and those the
+   * cart's market cannot sell now are left out and listed in `refused`.
+   */
+  async replaceItems(principal: SandboxPrincipal, cartId: string, items: readonly SandboxItemInput[]): Promise<CartLinesChange<V>> {
+    let refused: RefusedLine[] = [];
+    const cart = await this.change(principal, cartId, (contents, priced, catalog) => {
+      const sellable = sellableLines(catalog, items, priced.region);
+      refused = sellable.refused;
+      return { ...contents, items: sellable.lines };
+    });
+    return { cart, refused };
+  }
+
+  /**
    * docs/decisions.md, Setting a quantity: a positive quantity is checked as an addition is
    * (422), then the variant must be a line of the cart (404); 0 removes the line.
    */
-  setItemQuantity(principal: SandboxPrincipal, cartId: string, variantId: string, quantity: number): Promise<SandboxCartView> {
+  setItemQuantity(principal: SandboxPrincipal, cartId: string, variantId: string, quantity: number): Promise<V> {
     return this.change(principal, cartId, (contents, priced, catalog) => {
       if (quantity > 0) this.requirePurchasable(catalog, variantId, priced.region);
       if (!contents.items.some((line) => line.variant_id === variantId)) throw lineNotFound(cartId, variantId);
@@ -150,11 +143,11 @@ export class SandboxCartService {
   }
 
   /** Removing a variant that is not in the cart changes nothing and is not an error (DELETE is idempotent). */
-  removeItem(principal: SandboxPrincipal, cartId: string, variantId: string): Promise<SandboxCartView> {
+  removeItem(principal: SandboxPrincipal, cartId: string, variantId: string): Promise<V> {
     return this.change(principal, cartId, (contents) => ({ ...contents, items: withoutVariant(contents.items, variantId) }));
   }
 
-  setShippingAddress(principal: SandboxPrincipal, cartId: string, address: SandboxAddressInput): Promise<SandboxCartView> {
+  setShippingAddress(principal: SandboxPrincipal, cartId: string, address: SandboxAddressInput): Promise<V> {
     return this.change(principal, cartId, (contents) => ({
       ...contents,
       shipping_address: { ...address, country: address.country.toUpperCase() },
@@ -166,11 +159,11 @@ export class SandboxCartService {
     return this.read(principal, cartId, (cart) => ({
       environment: 'sandbox',
       simulated: true,
-      options: this.ratesFor(cart.currency).map(renderRate),
+      options: this.ratesFor(cart.currency).map(sandboxShippingOption),
     }));
   }
 
-  selectShippingOption(principal: SandboxPrincipal, cartId: string, optionId: string): Promise<SandboxCartView> {
+  selectShippingOption(principal: SandboxPrincipal, cartId: string, optionId: string): Promise<V> {
     return this.change(principal, cartId, (contents, priced) => {
       if (!priced.rates.some((rate) => rate.id === optionId)) {
         throw invalidRequest(`Shipping option ${optionId} is not offered in this cart's currency.`);
@@ -180,7 +173,7 @@ export class SandboxCartService {
   }
 
   /** docs/decisions.md, Checkout: a simulated checkout; nothing is created anywhere, and the cart stays as it is. */
-  async checkout(principal: SandboxPrincipal, cartId: string): Promise<SandboxCartView> {
+  async checkout(principal: SandboxPrincipal, cartId: string): Promise<V & { status: 'ready_for_checkout'; checkout_url: null }> {
     requireScopeOr403(principal, CHECKOUT_SCOPE);
     return this.read(principal, cartId, (cart, catalog) => {
       const priced = this.price(cart, catalog);
@@ -190,7 +183,21 @@ export class SandboxCartService {
         ...(priced.shipping ? [] : ['a shipping option']),
       ];
       if (missing.length > 0) throw cartIncomplete(missing);
-      return { ...render(cart, priced, catalog), status: 'ready_for_checkout' as const, checkout_url: null };
+      return { ...this.deps.render(cart, priced, catalog), status: 'ready_for_checkout' as const, checkout_url: null };
+    });
+  }
+
+  /**
+   * Deletes the cart and answers it as it was (a protocol's cancel): later calls on it
+   * are 404, as for a cart that never existed. A checkout session made from it keeps
+   * its own copy of the lines.
+   */
+  async cancelCart(principal: SandboxPrincipal, cartId: string): Promise<V> {
+    requireScopeOr403(principal, CART_SCOPE);
+    return this.untilWritten(cartId, async () => {
+      const { stored, cart } = await this.rehearsedCart(principal, cartId);
+      const answered = this.view(cart, this.deps.catalog());
+      return (await deleteCart(this.deps.db, stored)) ? answered : undefined;
     });
   }
 
@@ -201,11 +208,14 @@ export class SandboxCartService {
     if ('reason' in sale) throw variantNotPurchasable(sale.reason);
   }
 
-  /** Currencies a cart can be opened in: sold by a region and with a shipping amount. */
-  private supportedCurrencies(catalog: LiveCatalog): string[] {
-    // A region an import left without countries is no market (cartMarket skips it too).
-    const currencies = new Set([...catalog.regionByCountry.values()].map((region) => region.currency));
-    return [...currencies].filter((currency) => this.ratesFor(currency).length > 0);
+  /** The market a new cart is opened for; a refusal is a sandbox_invalid_request in the refusal's words. */
+  private openedMarket(catalog: LiveCatalog, input: SandboxCartInput) {
+    try {
+      return openMarket(catalog, input, this.deps.shippingAmounts);
+    } catch (error) {
+      if (error instanceof SandboxRefusalError) throw invalidRequest(error.message);
+      throw error;
+    }
   }
 
   private ratesFor(currency: string): ShippingRate[] {
@@ -235,8 +245,8 @@ export class SandboxCartService {
     return priceCart(catalog, cart.currency, cart.contents, this.ratesFor(cart.currency));
   }
 
-  private view(cart: StoredCart, catalog: LiveCatalog): SandboxCartView {
-    return render(cart, this.price(cart, catalog), catalog);
+  private view(cart: StoredCart, catalog: LiveCatalog): V {
+    return this.deps.render(cart, this.price(cart, catalog), catalog);
   }
 
   /**
@@ -244,7 +254,7 @@ export class SandboxCartService {
    * and re-applies, so concurrent changes to one cart all land. Lines no longer
    * sellable are dropped before the change applies.
    */
-  private change(principal: SandboxPrincipal, cartId: string, apply: CartChange): Promise<SandboxCartView> {
+  private change(principal: SandboxPrincipal, cartId: string, apply: CartChange): Promise<V> {
     requireScopeOr403(principal, CART_SCOPE);
     return this.untilWritten(cartId, async () => {
       const { stored, cart } = await this.rehearsedCart(principal, cartId);
@@ -279,72 +289,24 @@ export class SandboxCartService {
   }
 }
 
-/** The market a country resolves to in the catalog; a refusal is a sandbox_invalid_request naming the field and what it accepts. */
-function catalogMarket(catalog: LiveCatalog, country: string, currency: string | undefined): Market {
-  try {
-    return resolveMarket(catalog, { country, currency });
-  } catch (error) {
-    if (error instanceof CatalogReadError && error.refusal.kind === 'invalid_market') {
-      // The cart passes no locale here, so the refusal names the country or the currency.
-      const { parameter, accepted } = error.refusal;
-      const hint = parameter === 'currency' ? `Omit currency, or send ${accepted.join(' or ')}.` : `Served countries: ${accepted.join(', ')}.`;
-      throw invalidRequest(`${error.message} ${hint}`);
-    }
-    throw error;
+/** 400 for a line above MAX_QUANTITY once lines of the same variant are added up. */
+function tooMany(variantId: string, quantity: number) {
+  return invalidRequest(`The cart would hold ${quantity} of variant ${variantId}; at most ${MAX_QUANTITY} per variant.`);
+}
+
+/** `items` as cart lines, one per variant (400 past MAX_QUANTITY), split into those the market sells now and the others. */
+function sellableLines(catalog: LiveCatalog, items: readonly SandboxItemInput[], region: Region | undefined): { lines: CartLine[]; refused: RefusedLine[] } {
+  const lines: CartLine[] = [];
+  const refused: RefusedLine[] = [];
+  for (const line of mergeLines(items)) {
+    if (line.quantity > MAX_QUANTITY) throw tooMany(line.variant_id, line.quantity);
+    const sale = sellability(catalog, line.variant_id, region);
+    if ('problem' in sale) refused.push({ ...line, problem: sale.problem });
+    else lines.push(line);
   }
+  return { lines, refused };
 }
 
 function withoutVariant(items: CartLine[], variantId: string): CartLine[] {
   return items.filter((line) => line.variant_id !== variantId);
-}
-
-/** Renders the cart priced from `catalog`, in the same synchronous pass as the pricing. */
-function render(cart: StoredCart, priced: PricedCart, catalog: LiveCatalog): SandboxCartView {
-  const major = (minor: number) => toMajorUnits(minor, cart.currency);
-  const { shipping_address, opened_for } = cart.contents;
-  const line = ({ variant_id, quantity, unitPrice }: PricedLine): SandboxCartItemView => ({ variant_id, quantity, unit_price: major(unitPrice) });
-  const locale = opened_for?.locale ?? DEFAULT_LOCALE;
-  return {
-    id: cart.id,
-    environment: 'sandbox',
-    simulated: true,
-    currency: cart.currency,
-    ...(opened_for && { market: pricingMarket(priced, cart.currency, locale) }),
-    items: opened_for
-      ? priced.lines.map((item) => ({
-          ...line(item),
-          ...describeLine(catalog, item.variant_id, locale),
-          line_total: major(item.unitPrice * item.quantity),
-        }))
-      : priced.lines.map(line),
-    ...(shipping_address && { shipping_address }),
-    ...(priced.shipping && { shipping_option: renderRate(priced.shipping) }),
-    totals: {
-      item_total: major(priced.itemTotal),
-      shipping_total: major(priced.shippingTotal),
-      grand_total: major(priced.itemTotal + priced.shippingTotal),
-    },
-  };
-}
-
-/** The market pricing a cart, in the shape the catalog echoes its own; null when no region sells the cart's currency any more. */
-function pricingMarket({ region, country }: PricedCart, currency: string, locale: Locale): MarketContext | null {
-  return region && country !== undefined ? marketContext({ locale, country, currency, region }) : null;
-}
-
-/** docs/decisions.md, Cart market: what a line of a cart opened for a market is, as the catalog shows it in the cart's locale. */
-function describeLine(catalog: LiveCatalog, variantId: string, locale: Locale) {
-  // The line was priced from this catalog in this synchronous pass, so its variant and product are there.
-  const variant = catalog.variantById.get(variantId)!;
-  const product = catalog.productById.get(variant.productId)!;
-  return {
-    product_handle: product.handle,
-    title: textIn(product, locale).title,
-    variant_display_name: variantDisplayName(variant),
-    thumbnail: product.thumbnail,
-  };
-}
-
-function renderRate(rate: ShippingRate): SandboxShippingOptionView {
-  return { id: rate.id, name: rate.name, amount: toMajorUnits(rate.amount, rate.currency), currency: rate.currency };
 }

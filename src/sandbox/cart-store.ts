@@ -1,10 +1,18 @@
 import type { Locale } from '../catalog/model/locales.js';
 import type { Db } from '../store/database.js';
+import { findOwnedRow } from './owned-rows.js';
 import type { SandboxAddressInput } from './schemas.js';
 
 export interface CartLine {
   variant_id: string;
   quantity: number;
+}
+
+/** Lines naming the same variant added up into one, in the order the variants first appear. */
+export function mergeLines(lines: readonly CartLine[]): CartLine[] {
+  const merged = new Map<string, number>();
+  for (const { variant_id, quantity } of lines) merged.set(variant_id, (merged.get(variant_id) ?? 0) + quantity);
+  return [...merged].map(([variant_id, quantity]) => ({ variant_id, quantity }));
 }
 
 /**
@@ -52,22 +60,14 @@ export async function insertCart(db: Db, cart: Omit<StoredCart, 'revision'>, now
 }
 
 /** The cart if it exists, belongs to the key and has not expired; another key's cart is not found. */
-export async function findOwnedCart(db: Db, cartId: string, keyId: string, now: Date): Promise<StoredCart | undefined> {
-  const row = await db
-    .selectFrom('sandbox_carts')
-    .select(['id', 'key_id', 'currency', 'state', 'revision'])
-    .where('id', '=', cartId)
-    .where('key_id', '=', keyId)
-    .where('expires_at', '>', now.toISOString())
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return {
+export function findOwnedCart(db: Db, cartId: string, keyId: string, now: Date): Promise<StoredCart | undefined> {
+  return findOwnedRow(db, { table: 'sandbox_carts', column: 'id', value: cartId }, { keyId, now }, (row) => ({
     id: row.id,
     keyId: row.key_id,
     currency: row.currency,
     contents: JSON.parse(row.state) as CartContents,
     revision: Number(row.revision),
-  };
+  }));
 }
 
 /**
@@ -82,4 +82,10 @@ export async function updateCart(db: Db, cart: StoredCart, contents: CartContent
     .where('revision', '=', cart.revision)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1 ? { ...cart, contents, revision: cart.revision + 1 } : undefined;
+}
+
+/** Deletes the cart only if nobody changed it since it was read; false means it was (or it is gone), and the caller re-reads. */
+export async function deleteCart(db: Db, cart: StoredCart): Promise<boolean> {
+  const result = await db.deleteFrom('sandbox_carts').where('id', '=', cart.id).where('revision', '=', cart.revision).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
 }

@@ -5,20 +5,27 @@ import type { Clock } from './clock.js';
 export interface PurgeReport {
   keys: number;
   carts: number;
+  checkouts: number;
+  orders: number;
   idempotency: number;
 }
 
-/** Deletes every sandbox key, cart and idempotency record that expired at or before `now`. */
+/**
+ * Deletes every sandbox key, cart, checkout session, order and idempotency record that
+ * expired at or before `now`. Carts, sessions and orders expire with their key; each is
+ * deleted by its own expiry first, so the counts say what went (a key's deletion would
+ * take its rows along anyway).
+ */
 export async function purgeExpiredSandboxData(db: Db, now: Date): Promise<PurgeReport> {
   const cutoff = now.toISOString();
-  const idempotency = await db.deleteFrom('sandbox_idempotency').where('expires_at', '<=', cutoff).executeTakeFirst();
-  const carts = await db.deleteFrom('sandbox_carts').where('expires_at', '<=', cutoff).executeTakeFirst();
-  const keys = await db.deleteFrom('sandbox_keys').where('expires_at', '<=', cutoff).executeTakeFirst();
-  return {
-    keys: Number(keys.numDeletedRows),
-    carts: Number(carts.numDeletedRows),
-    idempotency: Number(idempotency.numDeletedRows),
-  };
+  const expired = async (table: 'sandbox_idempotency' | 'sandbox_orders' | 'sandbox_checkouts' | 'sandbox_carts' | 'sandbox_keys') =>
+    Number((await db.deleteFrom(table).where('expires_at', '<=', cutoff).executeTakeFirst()).numDeletedRows);
+  const idempotency = await expired('sandbox_idempotency');
+  const orders = await expired('sandbox_orders');
+  const checkouts = await expired('sandbox_checkouts');
+  const carts = await expired('sandbox_carts');
+  const keys = await expired('sandbox_keys');
+  return { keys, carts, checkouts, orders, idempotency };
 }
 
 /** Purges in the background; the timer never keeps the process alive. Returns the stop function. */

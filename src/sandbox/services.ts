@@ -4,6 +4,8 @@ import type { Db } from '../store/database.js';
 import { authenticate, type SandboxPrincipal } from './auth.js';
 import { whenAvailable } from './availability.js';
 import { SandboxCartService } from './cart-service.js';
+import { CheckoutSessionService } from './checkout/checkout-service.js';
+import { protocolCartView, sandboxCartView, type ProtocolCartView } from './cart-views.js';
 import type { Clock } from './clock.js';
 import { runIdempotently, type IdempotentCall, type IdempotentOutcome } from './idempotency.js';
 import { issueKey, keyLookup, type IssuedKey } from './keys.js';
@@ -16,6 +18,10 @@ export interface SandboxServices {
   /** What this deployment configured; the routes and tools state its limits and amounts. */
   config: SandboxConfig;
   carts: SandboxCartService;
+  /** The same carts as protocol adapters (UCP) render them: amounts in minor units (cart-views.ts, ProtocolCartView). */
+  protocolCarts: SandboxCartService<ProtocolCartView>;
+  /** Checkout sessions and simulated orders, for the protocol adapters (UCP, ACP). */
+  checkouts: CheckoutSessionService;
   /** `scenario` rehearses a failure of issuance (unavailable, rate_limited) instead. */
   issueKey(scopes: readonly Scope[] | undefined, scenario?: Scenario): Promise<IssuedKey>;
   /** Throws 401 `sandbox_unauthorized`; `scope` is named in the 401 when given. */
@@ -28,15 +34,12 @@ export interface SandboxServices {
 
 export function buildSandboxServices(app: FastifyInstance, config: SandboxConfig, db: Db, clock: Clock): SandboxServices {
   const findKey = keyLookup(db);
+  const cartDeps = { db, clock, catalog: () => app.catalog.live, shippingAmounts: config.shippingAmounts, cartRateLimit: config.cartRateLimit };
   return {
     config,
-    carts: new SandboxCartService({
-      db,
-      clock,
-      catalog: () => app.catalog.live,
-      shippingAmounts: config.shippingAmounts,
-      cartRateLimit: config.cartRateLimit,
-    }),
+    carts: new SandboxCartService({ ...cartDeps, render: sandboxCartView }),
+    protocolCarts: new SandboxCartService({ ...cartDeps, render: protocolCartView }),
+    checkouts: new CheckoutSessionService(cartDeps),
     issueKey: async (scopes, scenario) => {
       failIfRehearsed(scenario, config.keyRateLimit);
       return issueKey(db, clock(), scopes);

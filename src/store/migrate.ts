@@ -7,6 +7,7 @@ import * as liveCatalog from './migrations/0004-live-catalog.js';
 import * as taxonomy from './migrations/0005-taxonomy.js';
 import * as changeDetails from './migrations/0006-change-details.js';
 import * as webhooks from './migrations/0007-webhooks.js';
+import * as sandboxCheckouts from './migrations/0008-sandbox-checkouts.js';
 
 /** Migrations live in code so the same list runs from `src` (tsx) and from `dist`. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0005-taxonomy': taxonomy,
   '0006-change-details': changeDetails,
   '0007-webhooks': webhooks,
+  '0008-sandbox-checkouts': sandboxCheckouts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

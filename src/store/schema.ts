@@ -21,6 +21,8 @@ export interface Database {
   sandbox_keys: SandboxKeyTable;
   sandbox_carts: SandboxCartTable;
   sandbox_idempotency: SandboxIdempotencyTable;
+  sandbox_checkouts: SandboxCheckoutTable;
+  sandbox_orders: SandboxOrderTable;
   deployment_secrets: DeploymentSecretTable;
   change_log_readers: ChangeLogReaderTable;
   webhook_subscriptions: WebhookSubscriptionTable;
@@ -240,6 +242,35 @@ export interface SandboxIdempotencyTable {
   status_code: number | null;
   response_body: string | null;
   response_headers: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SandboxCheckoutTable {
+  id: string;
+  key_id: string;
+  currency: string;
+  /** JSON: the session's lines, buyer, shipping address, fulfillment option and market; prices are never stored. */
+  state: string;
+  /** `open` (incomplete or ready: that follows from the live catalog), `completed` or `canceled`. */
+  status: 'open' | 'completed' | 'canceled';
+  /** Grows with every change; an update applies only to the revision it read (optimistic concurrency). */
+  revision: number;
+  /** The cart an open session was made from; null otherwise. Unique: one open session per cart. */
+  active_cart_id: string | null;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+}
+
+export interface SandboxOrderTable {
+  id: string;
+  key_id: string;
+  /** Unique: a session completes into one order. */
+  checkout_id: string;
+  currency: string;
+  /** JSON: what was bought at which prices, the buyer, the address, the shipping and the payment, frozen at completion. */
+  snapshot: string;
   created_at: string;
   expires_at: string;
 }

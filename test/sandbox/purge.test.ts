@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { purgeExpiredSandboxData } from '../../src/sandbox/purge.js';
 import { pollUntil } from '../support/poll.js';
-import { assertSandboxError, SANDBOX_PRODUCTS } from '../support/sandbox.js';
+import { APPROVED, CHECKOUT_ADDRESS, principalOf, refusalOf } from '../support/checkout.js';
+import { assertSandboxError, completeCart, SANDBOX_PRODUCTS } from '../support/sandbox.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -11,9 +12,27 @@ const PURGED_WITHIN_MS = 30_000;
 
 async function rowCounts(sandbox: TestApp) {
   const { db } = sandbox.store;
-  const count = async (table: 'sandbox_keys' | 'sandbox_carts' | 'sandbox_idempotency') =>
+  const count = async (table: 'sandbox_keys' | 'sandbox_carts' | 'sandbox_checkouts' | 'sandbox_orders' | 'sandbox_idempotency') =>
     Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  return { keys: await count('sandbox_keys'), carts: await count('sandbox_carts'), idempotency: await count('sandbox_idempotency') };
+  return {
+    keys: await count('sandbox_keys'),
+    carts: await count('sandbox_carts'),
+    checkouts: await count('sandbox_checkouts'),
+    orders: await count('sandbox_orders'),
+    idempotency: await count('sandbox_idempotency'),
+  };
+}
+
+/** A key with a cart (made under an idempotency key), an open checkout session and a completed one with its order. */
+async function keyWithEverything(sandbox: TestApp) {
+  const token = await sandbox.newKey();
+  const cartId = await completeCart(sandbox, token);
+  const principal = await principalOf(sandbox, token);
+  const { checkouts } = sandbox.app.sandbox;
+  const open = await checkouts.create(principal, { cart_id: cartId });
+  const completed = await checkouts.create(principal, { lines: [{ variant_id: await sandbox.variantId('OIL'), quantity: 1 }], shipping_address: CHECKOUT_ADDRESS, fulfillment_option_id: 'sandbox_standard' });
+  const { order } = await checkouts.complete(principal, completed.id, APPROVED);
+  return { token, principal, cartId, open, order: order! };
 }
 
 describe('purge of expired sandbox data', () => {
@@ -23,29 +42,29 @@ describe('purge of expired sandbox data', () => {
   });
   after(() => sandbox.close());
 
-  test('removes expired keys, their carts and expired idempotency records, and keeps live ones', async () => {
-    const oldKey = await sandbox.newKey();
-    const oldCart = await sandbox.newCart(oldKey);
+  test('removes expired keys with their carts, checkout sessions and orders, and expired idempotency records, and keeps live ones', async () => {
+    const old = await keyWithEverything(sandbox);
     sandbox.advanceClock(12 * HOUR_MS);
-    const liveKey = await sandbox.newKey();
-    const liveCart = await sandbox.newCart(liveKey);
-    assert.deepEqual(await rowCounts(sandbox), { keys: 2, carts: 2, idempotency: 2 });
+    const live = await keyWithEverything(sandbox);
+    const each = (n: number) => ({ keys: n, carts: n, checkouts: 2 * n, orders: n, idempotency: n });
+    assert.deepEqual(await rowCounts(sandbox), each(2));
 
     sandbox.advanceClock(12 * HOUR_MS);
-    assert.deepEqual(await purgeExpiredSandboxData(sandbox.store.db, sandbox.clock()), { keys: 1, carts: 1, idempotency: 1 });
-    assert.deepEqual(await rowCounts(sandbox), { keys: 1, carts: 1, idempotency: 1 });
+    // Expired with its key: no longer found, even before the purge.
+    const expired = await refusalOf(sandbox.app.sandbox.checkouts.getOrder(live.principal, old.order.id));
+    assert.equal(expired.kind, 'not_found');
+    assert.deepEqual(await purgeExpiredSandboxData(sandbox.store.db, sandbox.clock()), each(1));
+    assert.deepEqual(await rowCounts(sandbox), each(1));
     const carts = await sandbox.store.db.selectFrom('sandbox_carts').select('id').execute();
-    assert.deepEqual(carts.map((row) => row.id), [liveCart.id]);
-    assert.notEqual(oldCart.id, liveCart.id);
-    assert.equal((await sandbox.call(liveKey, 'GET', `/sandbox/v1/carts/${liveCart.id}`)).statusCode, 200);
+    assert.deepEqual(carts.map((row) => row.id), [live.cartId]);
+    assert.notEqual(old.cartId, live.cartId);
+    assert.equal((await sandbox.call(live.token, 'GET', `/sandbox/v1/carts/${live.cartId}`)).statusCode, 200);
+    assert.equal((await sandbox.app.sandbox.checkouts.get(live.principal, live.open.id)).status, 'ready_for_complete');
+    assert.deepEqual((await sandbox.app.sandbox.checkouts.getOrder(live.principal, live.order.id)).id, live.order.id);
 
     // 12 h later everything has expired.
-    assert.deepEqual(await purgeExpiredSandboxData(sandbox.store.db, new Date(sandbox.clock().getTime() + 12 * HOUR_MS)), {
-      keys: 1,
-      carts: 1,
-      idempotency: 1,
-    });
-    assert.deepEqual(await rowCounts(sandbox), { keys: 0, carts: 0, idempotency: 0 });
+    assert.deepEqual(await purgeExpiredSandboxData(sandbox.store.db, new Date(sandbox.clock().getTime() + 12 * HOUR_MS)), each(1));
+    assert.deepEqual(await rowCounts(sandbox), each(0));
   });
 });
 
@@ -59,9 +78,10 @@ describe('background purge', () => {
   test('runs every purgeIntervalMs without being called', async () => {
     const key = await sandbox.newKey();
     await sandbox.newCart(key);
+    await keyWithEverything(sandbox);
     sandbox.advanceClock(25 * HOUR_MS);
-    const { value: counts } = await pollUntil(() => rowCounts(sandbox), (counts) => counts.keys + counts.carts + counts.idempotency === 0, PURGED_WITHIN_MS);
-    assert.deepEqual(counts, { keys: 0, carts: 0, idempotency: 0 }, 'expired rows were not purged');
+    const { value: counts } = await pollUntil(() => rowCounts(sandbox), (counts) => Object.values(counts).every((n) => n === 0), PURGED_WITHIN_MS);
+    assert.deepEqual(counts, { keys: 0, carts: 0, checkouts: 0, orders: 0, idempotency: 0 }, 'expired rows were not purged');
   });
 });
 

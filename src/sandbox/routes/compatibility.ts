@@ -1,7 +1,8 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { SandboxPrincipal } from '../auth.js';
-import type { SandboxCartService, SandboxCartView } from '../cart-service.js';
+import type { SandboxCartService } from '../cart-service.js';
+import type { SandboxCartView } from '../cart-views.js';
 import { MAX_QUANTITY, type SandboxAction, type SandboxAddressInput } from '../schemas.js';
 import { CART_SCOPE, CHECKOUT_SCOPE } from '../scopes.js';
 import { cartChangeResponses, cartRateLimitHeaders, deprecationHeaders, IDEMPOTENCY_MISMATCH } from './docs.js';

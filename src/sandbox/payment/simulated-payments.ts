@@ -1,0 +1,51 @@
+import { containsCardNumber } from './card-numbers.js';
+
+/**
+ * docs/decisions.md, Simulated payments: the sandbox's payment instruments are tokens
+ * with a fixed outcome, chosen the way a scenario is chosen, so a client can rehearse an
+ * approval and each kind of decline on purpose. Nothing is charged and no payment
+ * provider is called.
+ */
+export const DECLINE_REASONS = ['generic', 'insufficient_funds', 'expired_card'] as const;
+export type DeclineReason = (typeof DECLINE_REASONS)[number];
+
+export type PaymentOutcome = { outcome: 'approved' } | { outcome: 'declined'; reason: DeclineReason };
+
+export interface SandboxPaymentToken {
+  token: string;
+  result: PaymentOutcome;
+  description: string;
+}
+
+const SIMULATED = 'Simulated: nothing is charged.';
+
+/** The tokens, for the payment handlers' schemas and the docs to list. */
+export const SANDBOX_PAYMENT_TOKENS: readonly SandboxPaymentToken[] = [
+  { token: 'tok_sandbox_success', result: { outcome: 'approved' }, description: `Approved: the checkout completes and a simulated order is created. ${SIMULATED}` },
+  ...DECLINE_REASONS.map((reason) => ({
+    token: `tok_sandbox_decline_${reason}`,
+    result: { outcome: 'declined' as const, reason },
+    description: `Declined (${reason.replaceAll('_', ' ')}): the checkout stays as it was, ready to be completed with another instrument. ${SIMULATED}`,
+  })),
+];
+
+const BY_TOKEN = new Map(SANDBOX_PAYMENT_TOKENS.map((entry) => [entry.token, entry.result]));
+
+/** What a client sent to pay: the sandbox token its protocol's instrument names, and the whole instrument as sent. */
+export interface PaymentSubmission {
+  token: string;
+  /** Everything the client sent about the instrument; searched for card numbers, then dropped. */
+  credential: unknown;
+}
+
+/** A payment the sandbox will not run: a real-looking card number (never stored or echoed), or a token it does not know. */
+export type PaymentRefusal = 'real_card_refused' | 'unknown_instrument';
+
+/**
+ * The outcome of paying with `payment`, or why it cannot be tried. A card number
+ * anywhere in the submission, the token included, is refused before the token is read.
+ */
+export function authorizePayment(payment: PaymentSubmission): PaymentOutcome | { refused: PaymentRefusal } {
+  if (containsCardNumber(payment.token) || containsCardNumber(payment.credential)) return { refused: 'real_card_refused' };
+  return BY_TOKEN.get(payment.token) ?? { refused: 'unknown_instrument' };
+}
