@@ -10,8 +10,7 @@ import type { DeclineReason } from '../payment/simulated-payments.js';
 export type LineProblemKind = UnsellableKind | 'unpublished';
 
 /** What a session still needs before it can be completed; the address fields are those a shipment needs. */
-export const MISSING_FIELDS = ['lines', 'shipping_address', 'shipping_address.line_one', 'shipping_address.city', 'shipping_address.postal_code', 'fulfillment_option'] as const;
-export type MissingField = (typeof MISSING_FIELDS)[number];
+export type MissingField = 'lines' | 'shipping_address' | 'shipping_address.line_one' | 'shipping_address.city' | 'shipping_address.postal_code' | 'fulfillment_option';
 
 /**
  * Why a session is not ready, or why its completion did not go through. Problems are
