@@ -27,6 +27,8 @@ import { portalPlugin } from './portal/portal-plugin.js';
 import { redisPlugin } from './redis/redis-plugin.js';
 import { sandboxPlugin } from './sandbox/sandbox-plugin.js';
 import { sandboxSchemas } from './sandbox/schemas.js';
+import type { UcpOperation, UcpOperationKit } from './ucp/operation.js';
+import { ucpPlugin } from './ucp/ucp-plugin.js';
 
 export interface AppOptions {
   config: Config;
@@ -36,6 +38,8 @@ export interface AppOptions {
   logger?: boolean | object;
   /** The time source of sandbox key, cart and idempotency expiry; tests move it on. */
   clock?: () => Date;
+  /** UCP operations served besides the release's (tests of the UCP bindings themselves). */
+  extraUcpOperations?: (kit: UcpOperationKit) => readonly UcpOperation<any>[];
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -107,8 +111,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onChangesApplied: (listener) => app.catalogReadModel.onApplied(listener),
   });
   await app.register(adminPlugin, { config });
-  await app.register(sandboxPlugin, { config, store, clock: options.clock ?? (() => new Date()) });
+  const clock = options.clock ?? (() => new Date());
+  await app.register(sandboxPlugin, { config, store, clock });
   await app.register(mcpPlugin, { config });
+  await app.register(ucpPlugin, { config, store, clock, extraOperations: options.extraUcpOperations });
   await app.register(operationsPlugin, { config, store });
   // Last: the developer portal only reads what the features built (the catalog, the document).
   await app.register(portalPlugin, { config });

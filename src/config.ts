@@ -60,6 +60,22 @@ export interface Config {
   sandbox: SandboxConfig;
   admin: AdminConfig;
   webhooks: WebhookConfig;
+  ucp: UcpConfig;
+}
+
+/** The Universal Commerce Protocol surface (docs/ucp.md). */
+export interface UcpConfig {
+  /**
+   * Accept `http://` platform profiles on loopback addresses (local development): a
+   * deliberate relaxation of the protocol's https-only rule, and nothing more.
+   */
+  allowLoopbackHttp: boolean;
+  /** Each platform profile fetch, from connecting to the last byte of the answer. */
+  profileTimeoutMs: number;
+  /** The largest platform profile read; a longer one is refused. */
+  profileMaxBytes: number;
+  /** Platform profiles kept in memory at once (least recently used ones make room). */
+  profileCacheSize: number;
 }
 
 /** Webhook delivery (docs/webhooks.md). */
@@ -242,6 +258,12 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: read.integer('WEBHOOK_CONCURRENCY', 64, 1, 1000),
       concurrencyPerWebhook: read.integer('WEBHOOK_CONCURRENCY_PER_WEBHOOK', 16, 1, 1000),
       outboxStuckMs: read.integer('WEBHOOK_OUTBOX_STUCK_MS', 300_000, 1000, 86_400_000),
+    },
+    ucp: {
+      allowLoopbackHttp: read.boolean('UCP_ALLOW_LOOPBACK_HTTP', false),
+      profileTimeoutMs: read.integer('UCP_PROFILE_TIMEOUT_MS', 5000, 100, 60_000),
+      profileMaxBytes: read.integer('UCP_PROFILE_MAX_BYTES', 256 * 1024, 1024, 16 * 1024 ** 2),
+      profileCacheSize: read.integer('UCP_PROFILE_CACHE_SIZE', 1000, 1, 1_000_000),
     },
   };
   // A key of another shape would be accepted here and then refused by every request.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookConfig } from '../config.js';
-import { isNonPublicAddress, literalAddress, NON_PUBLIC_REFUSAL, OutboundClient } from '../http/outbound.js';
+import { literalAddressRefusal, OutboundClient, type TargetRange } from '../http/outbound.js';
 import { newId } from '../lib/new-id.js';
 import { throttledWarning } from '../lib/throttled-warning.js';
 import { readChangeLogReader } from '../store/change-log-readers.js';
@@ -52,6 +52,7 @@ export class WebhookService {
   readonly #source: EventSource;
   readonly #clock: () => Date;
   readonly #outbound: OutboundClient;
+  readonly #targets: TargetRange;
   readonly #instance = newId('instance');
   readonly #warn: (error: unknown) => void;
   readonly #onAttempt: (outcome: AttemptOutcome) => void;
@@ -76,16 +77,15 @@ export class WebhookService {
     this.#source = options.source;
     this.#clock = options.clock ?? (() => new Date());
     this.#onAttempt = options.onAttempt ?? (() => {});
-    this.#outbound = new OutboundClient({ allowPrivateTargets: options.config.allowPrivateTargets, timeoutMs: options.config.timeoutMs, maxResponseBytes: options.config.maxResponseBytes });
+    this.#targets = options.config.allowPrivateTargets ? 'any' : 'public';
+    this.#outbound = new OutboundClient({ targets: this.#targets, timeoutMs: options.config.timeoutMs, maxResponseBytes: options.config.maxResponseBytes });
     this.#warn = throttledWarning(options.log, 'webhook delivery round failed');
     this.#sending = { config: this.#config, outbound: this.#outbound, instance: this.#instance, clock: this.#clock, onAttempt: this.#onAttempt, shutdown: this.#shutdown.signal };
   }
 
   /** Why a target URL is refused at creation (a literal non-public address), or undefined. Names are checked when sending. */
   refusedTarget(url: URL): string | undefined {
-    const literal = literalAddress(url);
-    if (!this.#config.allowPrivateTargets && literal !== undefined && isNonPublicAddress(literal)) return NON_PUBLIC_REFUSAL;
-    return undefined;
+    return literalAddressRefusal(url, this.#targets);
   }
 
   create(actor: string, fields: NewSubscription) {

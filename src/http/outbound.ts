@@ -4,29 +4,53 @@ import { addressMatcher } from '../lib/address-list.js';
 import { Agent, request } from 'undici';
 
 /**
- * HTTP requests to addresses a client names (webhook URLs): the one way the service calls
- * out. Unless told otherwise it refuses targets in private, loopback, link-local and other
- * non-public ranges, checked on every address the name resolves to at connection time
- * (so a name cannot resolve to a public address when checked and a private one when
- * used); it follows no redirect (a 3xx is answered as it is), gives every attempt a
- * time limit, and reads at most a bounded number of bytes of the answer.
+ * HTTP requests to addresses a client names (webhook URLs, UCP platform profiles): the
+ * one way the service calls out. Unless told otherwise it refuses targets in private,
+ * loopback, link-local and other non-public ranges, checked on every address the name
+ * resolves to at connection time (so a name cannot resolve to a public address when
+ * checked and a private one when used); it follows no redirect (a 3xx is answered as it
+ * is), gives every attempt a time limit, and reads at most a bounded number of bytes of
+ * the answer.
  */
 export interface OutboundOptions {
-  /** Allow private, loopback and link-local targets (tests, closed networks). */
-  allowPrivateTargets: boolean;
+  /** The addresses it may connect to. */
+  targets: TargetRange;
   /** The whole attempt, from connecting to the last byte read. */
   timeoutMs: number;
   /** The most bytes of a response body read; a longer body fails the attempt. */
   maxResponseBytes: number;
 }
 
+/**
+ * `public`: the public internet only; `loopback`: loopback addresses only (a local
+ * development relaxation, docs/ucp.md); `any`: every address (closed networks, tests).
+ */
+export type TargetRange = 'public' | 'loopback' | 'any';
+
 export interface OutboundAnswer {
   status: number;
 }
 
+/** An answer read whole: its status, headers and body. */
+export interface OutboundResponse extends OutboundAnswer {
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/**
+ * Why an outbound request got no answer: `refused` the target is outside the allowed
+ * range, `unresolved` its name does not resolve, `timeout` no complete answer in time,
+ * `too_large` the body passed the limit, `failed` anything else (refused connection,
+ * reset, TLS).
+ */
+export type OutboundFailure = 'refused' | 'unresolved' | 'timeout' | 'too_large' | 'failed';
+
 /** Why an outbound request was not answered; the message is safe to show to the operator who configured the target. */
 export class OutboundError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly reason: OutboundFailure = 'failed',
+  ) {
     super(message);
     this.name = 'OutboundError';
   }
@@ -74,24 +98,45 @@ export function literalAddress(url: URL): string | undefined {
 }
 
 export const NON_PUBLIC_REFUSAL = 'the target is a private, loopback or link-local address';
+export const NOT_LOOPBACK_REFUSAL = 'the target is not a loopback address';
+
+const isLoopbackAddress = addressMatcher(['loopback']);
+
+/** Why `address` is outside `targets`, or undefined when it may be reached. */
+function addressRefusal(address: string, targets: TargetRange): string | undefined {
+  if (targets === 'public') return isNonPublicAddress(address) ? NON_PUBLIC_REFUSAL : undefined;
+  if (targets === 'loopback') return isLoopbackAddress(address) ? undefined : NOT_LOOPBACK_REFUSAL;
+  return undefined;
+}
+
+/** Why the literal address of `url` is outside `targets`, or undefined (a name is checked when resolved). */
+export function literalAddressRefusal(url: URL, targets: TargetRange): string | undefined {
+  const literal = literalAddress(url);
+  return literal === undefined ? undefined : addressRefusal(literal, targets);
+}
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type Lookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => void;
 
 /**
  * `net.connect`'s lookup: resolves every address of the name and refuses the name when
- * any of them is not public, then hands over the checked addresses, so the socket
- * connects to an address that was checked and never resolves the name again.
+ * any of them is outside `targets`, then hands over the checked addresses, so the
+ * socket connects to an address that was checked and never resolves the name again.
  */
-function checkedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    if (addresses.length === 0 || addresses.some((entry) => isNonPublicAddress(entry.address))) {
-      return callback(Object.assign(new OutboundError(`${hostname}: ${NON_PUBLIC_REFUSAL}`), { code: 'ENONPUBLIC' }), []);
-    }
-    if (options.all) return callback(null, addresses);
-    return callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
+function checkedLookup(targets: TargetRange): Lookup {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const refusal = addresses.length === 0 ? NON_PUBLIC_REFUSAL : addresses.map((entry) => addressRefusal(entry.address, targets)).find(Boolean);
+      if (refusal) return callback(Object.assign(new OutboundError(`${hostname}: ${refusal}`, 'refused'), { code: 'EREFUSEDTARGET' }), []);
+      if (options.all) return callback(null, addresses);
+      return callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
 }
+
+/** Name resolution failures: the name does not resolve (now). */
+const UNRESOLVED_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA']);
 
 /** Sends requests under `options`; close it when done. */
 export class OutboundClient {
@@ -99,35 +144,51 @@ export class OutboundClient {
 
   constructor(readonly options: OutboundOptions) {
     this.#agent = new Agent({
-      connect: { timeout: options.timeoutMs, ...(!options.allowPrivateTargets && { lookup: checkedLookup as never }) },
-      // Receivers are called now and then, not in a stream: no idle connections kept.
+      connect: { timeout: options.timeoutMs, ...(options.targets !== 'any' && { lookup: checkedLookup(options.targets) as never }) },
+      // Targets are called now and then, not in a stream: no idle connections kept.
       pipelining: 0,
     });
   }
 
   /**
    * POSTs `body`; resolves with the status (3xx included: no redirect is followed), or
-   * rejects with an OutboundError. `cancel` aborts it (a shutdown).
+   * rejects with an OutboundError. `cancel` aborts it (a shutdown). The answer's body is
+   * read (up to the limit) and dropped.
    */
   async post(target: string, headers: Record<string, string>, body: string, cancel?: AbortSignal): Promise<OutboundAnswer> {
+    const { status } = await this.#exchange(target, { method: 'POST', headers, body }, false, cancel);
+    return { status };
+  }
+
+  /** GETs `target`; resolves with the whole answer (3xx included: no redirect is followed), or rejects with an OutboundError. */
+  get(target: string, headers: Record<string, string>, cancel?: AbortSignal): Promise<OutboundResponse> {
+    return this.#exchange(target, { method: 'GET', headers }, true, cancel);
+  }
+
+  async #exchange(
+    target: string,
+    options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+    keepBody: boolean,
+    cancel: AbortSignal | undefined,
+  ): Promise<OutboundResponse> {
     const url = new URL(target);
-    const literal = literalAddress(url);
-    if (!this.options.allowPrivateTargets && literal !== undefined && isNonPublicAddress(literal)) {
-      throw new OutboundError(NON_PUBLIC_REFUSAL);
-    }
+    const refusal = literalAddressRefusal(url, this.options.targets);
+    if (refusal) throw new OutboundError(refusal, 'refused');
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     try {
       const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
-      const answer = await request(url, { method: 'POST', headers, body, dispatcher: this.#agent, signal });
+      const answer = await request(url, { ...options, dispatcher: this.#agent, signal });
+      const chunks: Buffer[] = [];
       let read = 0;
       for await (const chunk of answer.body) {
         read += (chunk as Buffer).length;
         if (read > this.options.maxResponseBytes) {
           answer.body.destroy();
-          throw new OutboundError(`the response body is larger than ${this.options.maxResponseBytes} bytes`);
+          throw new OutboundError(`the response body is larger than ${this.options.maxResponseBytes} bytes`, 'too_large');
         }
+        if (keepBody) chunks.push(chunk as Buffer);
       }
-      return { status: answer.statusCode };
+      return { status: answer.statusCode, headers: answer.headers, body: Buffer.concat(chunks) };
     } catch (error) {
       throw outboundError(error, timeout, this.options.timeoutMs);
     }
@@ -141,9 +202,10 @@ export class OutboundClient {
 /** A failure as the operator may see it: what happened, never a stack or an internal address. */
 function outboundError(error: unknown, timeout: AbortSignal, timeoutMs: number): OutboundError {
   if (error instanceof OutboundError) return error;
-  if (timeout.aborted) return new OutboundError(`no complete answer within ${timeoutMs} ms`);
+  if (timeout.aborted) return new OutboundError(`no complete answer within ${timeoutMs} ms`, 'timeout');
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof OutboundError) return cause;
   const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code;
+  if (code !== undefined && UNRESOLVED_CODES.has(code)) return new OutboundError(`the name does not resolve (${code})`, 'unresolved');
   return new OutboundError(code ? `the request failed (${code})` : 'the request failed');
 }

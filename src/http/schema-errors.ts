@@ -1,4 +1,6 @@
 import type { ErrorObject } from 'ajv';
+import type { FastifySchemaValidationError } from 'fastify';
+import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -23,6 +25,16 @@ const PART_NAMES: Record<string, { whole: string; field: string }> = {
 export function requestPart(dataVar: string): ErrorSubject {
   const names = PART_NAMES[dataVar] ?? { whole: dataVar, field: `${dataVar} ` };
   return { whole: names.whole, field: (path) => `${names.field}${path}`, takesNone: `${names.whole} takes no fields` };
+}
+
+/**
+ * A surface's `schemaErrorFormatter` whose 400 names every wrong field of the request in
+ * a sentence, in the words the MCP tools use for their arguments: "quantity must be an
+ * integer from 1 to 99", "header idempotency-key is required and must be a string from
+ * 1 to 255 characters".
+ */
+export function sentenceSchemaError(errors: FastifySchemaValidationError[], dataVar: SchemaErrorDataVar): Error {
+  return new Error(schemaErrorSentences(errors as ErrorObject[], requestPart(dataVar)).join('; '));
 }
 
 /**

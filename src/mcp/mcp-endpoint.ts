@@ -25,6 +25,8 @@ export interface McpEndpointOptions {
   instructions: string;
   summary: string;
   description: string;
+  /** Its tag in /openapi.json; `discovery` unless told. */
+  tag?: string;
   allowedHosts: string[];
   /** The service's CORS origins; pages on them are answered only when their host is also an allowed host. */
   corsOrigins: string[] | '*';
@@ -155,7 +157,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
       compress: false,
       schema: {
         operationId: options.name.replace(/\W+/g, '_'),
-        tags: ['discovery'],
+        tags: [options.tag ?? 'discovery'],
         summary: options.summary,
         description: options.description,
         security: [],

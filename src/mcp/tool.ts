@@ -1,4 +1,4 @@
-import type { CallToolResult, McpServer, StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type McpServer, type StandardSchemaWithJSON, type ToolAnnotations } from '@modelcontextprotocol/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { serializeJson } from '../http/json-serializer.js';
 import { HttpProblem, internalProblem } from '../http/problem.js';
@@ -89,7 +89,20 @@ function unexpected(error: unknown, surface: ErrorSurface, tool: string, { reque
   return internalProblem(surface.internalErrorCode);
 }
 
-/** Registers the prebuilt tools on one request's server, bound to that request. */
+/**
+ * Registers the prebuilt tools on one request's server, bound to that request. The
+ * server lists them as McpServer does, but answers their calls itself: McpServer's
+ * handler turns every failure into a tool result (`isError`), while a tool may throw a
+ * ProtocolError to answer with that JSON-RPC error instead, code and `data` as thrown
+ * (UCP's protocol errors, src/ucp/errors.ts). Every other failure is a tool error already
+ * (defineTool).
+ */
 export function bindTools(server: McpServer, tools: readonly ToolDefinition[], context: ToolContext): void {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
   for (const tool of tools) server.registerTool(tool.name, tool.config, (args: unknown) => tool.call(args, context));
+  server.server.setRequestHandler('tools/call', async ({ params }) => {
+    const tool = byName.get(params.name);
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
+    return server.server.projectCallToolResult(await tool.call(params.arguments ?? {}, context), undefined);
+  });
 }

@@ -1,8 +1,4 @@
-import type { FastifySchemaValidationError } from 'fastify';
-import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
-import type { ErrorObject } from 'ajv';
 import type { ErrorSurface } from '../http/error-surface.js';
-import { requestPart, schemaErrorSentences } from '../http/schema-errors.js';
 import { HttpProblem } from '../http/problem.js';
 import { isStoreUnavailable } from '../store/store-unavailable.js';
 import type { Scope } from './scopes.js';
@@ -72,15 +68,6 @@ export function lineNotFound(cartId: string, variantId: string): HttpProblem {
 
 export function invalidRequest(message: string): HttpProblem {
   return new HttpProblem(400, 'sandbox_invalid_request', message);
-}
-
-/**
- * The message of a 400 for a request its route's schema refused, in the words the MCP
- * tools use for their arguments: "quantity must be an integer from 1 to 99", "header
- * idempotency-key is required and must be a string from 1 to 255 characters".
- */
-export function sandboxSchemaError(errors: FastifySchemaValidationError[], dataVar: SchemaErrorDataVar): Error {
-  return new Error(schemaErrorSentences(errors as ErrorObject[], requestPart(dataVar)).join('; '));
 }
 
 export function variantNotPurchasable(message: string): HttpProblem {

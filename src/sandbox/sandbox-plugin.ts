@@ -2,11 +2,12 @@ import type { FastifyInstance, FastifySchema, onRequestHookHandler } from 'fasti
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { useErrorSurface } from '../http/error-surface.js';
+import { sentenceSchemaError } from '../http/schema-errors.js';
 import type { Store } from '../store/database.js';
 import type { SandboxPrincipal } from './auth.js';
 import { requireEnabled } from './availability.js';
 import type { Clock } from './clock.js';
-import { sandboxErrors, sandboxSchemaError } from './errors.js';
+import { sandboxErrors } from './errors.js';
 import { startPurging } from './purge.js';
 import { cartRoutes } from './routes/carts.js';
 import { compatibilityRoutes } from './routes/compatibility.js';
@@ -48,7 +49,7 @@ export const sandboxPlugin = fp<{ config: Config; store: Store; clock: Clock }>(
     await app.register(
       async (sandbox) => {
         useErrorSurface(sandbox, sandboxErrors);
-        sandbox.setSchemaErrorFormatter(sandboxSchemaError);
+        sandbox.setSchemaErrorFormatter(sentenceSchemaError);
         // The app's serializer splices in catalog renderings kept between answers; sandbox
         // answers are built afresh and hold none, and JSON.stringify writes the same text
         // faster (the app's was 4% of the service's CPU in a sandbox flow).

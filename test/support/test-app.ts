@@ -24,6 +24,8 @@ export interface TestAppOptions {
   logger?: AppOptions['logger'];
   /** Runs after the app is built and before it is ready: the last moment to add routes or hooks. */
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+  /** UCP operations served besides the release's (test/support/ucp-operations.ts). */
+  ucpOperations?: AppOptions['extraUcpOperations'];
 }
 
 export interface TestApp {
@@ -56,7 +58,7 @@ export interface TestApp {
  * them, so tests do not throttle each other.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const { config: overrides = {}, catalog = 'demo', logger = false, beforeReady } = options;
+  const { config: overrides = {}, catalog = 'demo', logger = false, beforeReady, ucpOperations } = options;
   const base = loadConfig();
   const database = base.databaseUrl && !('databaseUrl' in overrides) ? await createDatabase(base.databaseUrl) : undefined;
   const redisPrefix = base.redisUrl && !('redisKeyPrefix' in overrides) ? uniqueRedisPrefix() : undefined;
@@ -80,7 +82,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       sandbox: { ...base.sandbox, keyRateLimit: 0, cartRateLimit: 0, ...overrides.sandbox },
     };
     store = openStore(config);
-    app = await buildApp({ config, store, logger, clock });
+    app = await buildApp({ config, store, logger, clock, extraUcpOperations: ucpOperations });
     await beforeReady?.(app);
     // Seeds the store from the catalog file: the file is not needed afterwards.
     await app.ready();

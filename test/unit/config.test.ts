@@ -63,6 +63,7 @@ describe('loadConfig', () => {
         concurrencyPerWebhook: 16,
         outboxStuckMs: 300_000,
       },
+      ucp: { allowLoopbackHttp: false, profileTimeoutMs: 5000, profileMaxBytes: 256 * 1024, profileCacheSize: 1000 },
     });
   });
 

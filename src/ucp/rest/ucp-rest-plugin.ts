@@ -1,0 +1,130 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type TObject } from 'typebox';
+import type { RateLimitCheck } from '../../http/rate-limit.js';
+import { useErrorSurface } from '../../http/error-surface.js';
+import { sentenceSchemaError } from '../../http/schema-errors.js';
+import { UcpMetadataSchema } from '../envelope.js';
+import { protocolErrorResponse, ucpRestErrors, UcpErrorResponseSchema } from '../errors.js';
+import type { Negotiated } from '../negotiation/negotiated.js';
+import type { Negotiator } from '../negotiation/negotiator.js';
+import { InvalidProfileUrl, profileUrlFromHeader } from '../negotiation/ucp-agent.js';
+import { UCP_TAG } from '../openapi.js';
+import { runOperation, type UcpOperation, type UcpOperationKit } from '../operation.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the request negotiated, set by the UCP REST routes before anything else runs. */
+    ucpNegotiated: Negotiated | null;
+  }
+}
+
+export interface UcpRestOptions {
+  operations: readonly UcpOperation<any>[];
+  negotiator: Negotiator;
+  kit: UcpOperationKit;
+  /** The catalog window: every request to the binding counts against it, as every MCP request does. */
+  rateLimit: RateLimitCheck;
+}
+
+// Lower-case: Fastify validates header schemas against Node's lower-cased header names.
+const UcpAgent = Type.String({
+  description:
+    'The platform profile URL, as an RFC 8941 dictionary: `profile="https://platform.example/profile.json"`. Fetched (https only), validated and cached; the request is negotiated against it (docs/ucp.md).',
+});
+const IdempotencyKey = Type.String({ minLength: 1, maxLength: 255, description: 'Makes the request safe to retry (the operation says how).' });
+const RequestId = Type.String({ maxLength: 255, description: 'For tracing the request across systems; accepted and not interpreted.' });
+
+const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255, description: 'The resource id.' }) });
+
+/**
+ * The REST binding under `/ucp/v1` (the profile's REST `endpoint`): one route per
+ * operation, each counting against the catalog window, negotiating with the platform
+ * named in `UCP-Agent` before anything else, and answering in UCP's shapes: the answer
+ * with its `ucp` field, business outcomes with 200, protocol errors as `{ code, content }`.
+ */
+export async function ucpRestPlugin(scope: FastifyInstance, { operations, negotiator, kit, rateLimit }: UcpRestOptions): Promise<void> {
+  useErrorSurface(scope, ucpRestErrors);
+  scope.setSchemaErrorFormatter(sentenceSchemaError);
+  // UCP answers are built afresh for each request: JSON.stringify writes them.
+  scope.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  scope.decorateRequest('ucpNegotiated', null);
+  // A bodiless POST often still says `Content-Type: application/json`: no body, not a 400.
+  const parseJson = scope.getDefaultJsonParser('error', 'error');
+  scope.removeContentTypeParser('application/json');
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') done(null, undefined);
+    else parseJson(request, body as string, done);
+  });
+
+  const negotiate = async (request: FastifyRequest) => {
+    let profileUrl: string;
+    try {
+      profileUrl = profileUrlFromHeader(request.headers['ucp-agent']);
+    } catch (error) {
+      if (error instanceof InvalidProfileUrl) throw negotiator.invalidProfileUrl(error);
+      throw error;
+    }
+    request.ucpNegotiated = await negotiator.negotiate(profileUrl);
+  };
+
+  for (const op of operations) {
+    const takesId = op.path.includes('{id}');
+    scope.route<{ Params: { id?: string }; Body: unknown }>({
+      method: op.method,
+      url: op.path.replace('{id}', ':id'),
+      onRequest: [rateLimit, negotiate],
+      schema: {
+        operationId: op.name,
+        tags: [UCP_TAG],
+        summary: op.title,
+        description: op.description,
+        security: op.scope === undefined ? [] : [{ sandboxBearer: [op.scope] }],
+        headers: Type.Object({
+          'ucp-agent': UcpAgent,
+          'request-id': Type.Optional(RequestId),
+          ...(op.idempotent && { 'idempotency-key': Type.Optional(IdempotencyKey) }),
+        }),
+        ...(takesId && { params: IdParams }),
+        ...(op.payload && { body: op.payload.schema }),
+        response: responses(op),
+      },
+      handler: async (request, reply) => {
+        const idempotencyKey = request.headers['idempotency-key'];
+        const answer = await runOperation(
+          op,
+          { ...(takesId && { id: request.params.id }), payload: request.body },
+          {
+            negotiated: request.ucpNegotiated!,
+            request,
+            reply,
+            ...(op.idempotent && typeof idempotencyKey === 'string' && { idempotencyKey }),
+          },
+          kit,
+        );
+        return reply.code(answer.outcome === 'created' ? 201 : 200).send(answer.body);
+      },
+    });
+  }
+}
+
+/** The documented answers of an operation: its resource or a business outcome, and the protocol errors. */
+function responses(op: UcpOperation<any>): Record<string, object> {
+  const resource = Type.Object({ ucp: UcpMetadataSchema, ...op.result.properties }, { title: `${op.name}_response` }) as TObject;
+  const json = (schema: object) => ({ 'application/json': { schema } });
+  const outcome = 'A business outcome with no resource (ucp.status `error`, messages saying why): capabilities_incompatible when the platform shares no version of the capability, not_found...';
+  return {
+    ...(op.creates
+      ? { 201: { description: op.title, content: json(resource) }, 200: { description: outcome, content: json(UcpErrorResponseSchema) } }
+      : { 200: { description: `${op.title}, or ${outcome}`, content: json(Type.Union([resource, UcpErrorResponseSchema])) } }),
+    400: protocolErrorResponse('invalid_profile_url: the UCP-Agent header is missing or malformed, or its URL is not one this service fetches; invalid_request: the request does not match the operation.'),
+    ...(op.scope !== undefined && {
+      401: protocolErrorResponse('sandbox_unauthorized: no sandbox key, or an unknown or expired one, or one lacking the scope.'),
+    }),
+    422: protocolErrorResponse('profile_malformed: the platform profile is not JSON or not a UCP platform profile; version_unsupported: its protocol version is not this service\'s.'),
+    424: protocolErrorResponse('profile_unreachable: the platform profile could not be fetched (time-out, HTTP error, too large).'),
+    429: protocolErrorResponse('rate_limited: the catalog rate limit (Retry-After).'),
+    500: protocolErrorResponse('internal_error: a temporary failure.'),
+    503: protocolErrorResponse('discovery_busy: too many platform profiles are being fetched at once; unavailable: the store is unreachable (Retry-After).'),
+    ...Object.fromEntries(Object.entries(op.errors ?? {}).map(([status, description]) => [status, protocolErrorResponse(description)])),
+  };
+}
