@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ERP_TOKEN, withAdmin } from '../support/admin.js';
 import { useTestApp } from '../support/test-app.js';
+import { testUcpOperations } from '../support/ucp-operations.js';
 
 type Operation = { operationId?: string; parameters?: { name: string; in: string; required?: boolean; schema?: { default?: unknown } }[]; responses: Record<string, any>; requestBody?: any };
 type Document = { paths: Record<string, Record<string, Operation>> };
@@ -11,7 +12,7 @@ const BODY_METHODS = ['post', 'put', 'patch', 'delete'];
 
 /** The edges of the contract, in both documents: what a validating proxy (Prism) and generated clients hold the service to. */
 describe('the OpenAPI documents at the edges of the contract', () => {
-  const testApp = useTestApp(withAdmin());
+  const testApp = useTestApp(withAdmin({ ucpOperations: testUcpOperations }));
   const documents = new Map<string, Document>();
   const document = async (url: string): Promise<Document> => {
     if (!documents.has(url)) documents.set(url, (await testApp.app.inject({ url })).json());

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { withAdmin } from '../support/admin.js';
 import { tempDir } from '../support/catalog-builder.js';
 import { useTestApp, type TestApp } from '../support/test-app.js';
+import { testUcpOperations } from '../support/ucp-operations.js';
 
 /**
  * The CLI bundles its linter and exports no Node API; the separately published
@@ -50,11 +51,13 @@ async function assertLintsClean(testApp: TestApp, url: string): Promise<void> {
 }
 
 describe("Redocly's recommended ruleset finds no error and no warning", () => {
-  // The documents differ with the configuration: the metrics token adds a security scheme, admin tokens the admin document.
-  const plain = useTestApp();
+  // The documents differ with the configuration: the metrics token adds a security scheme,
+  // admin tokens the admin document. UCP operations, of every kind the registry takes,
+  // are documented by the binding (test/support/ucp-operations.ts).
+  const plain = useTestApp({ ucpOperations: testUcpOperations });
   const configured = useTestApp(withAdmin({ config: { metricsToken: 'metrics-token-0123456789abcdef' } }));
 
-  it('in /openapi.json', () => assertLintsClean(plain, '/openapi.json'));
+  it('in /openapi.json, with UCP operations', () => assertLintsClean(plain, '/openapi.json'));
 
   it('in /openapi.json with METRICS_TOKEN set', () => assertLintsClean(configured, '/openapi.json'));
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 
 const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
 const BESIDE = 'shared/tools/ucp-validate';
@@ -43,7 +44,8 @@ export interface UcpValidator {
   validateMcpError(error: unknown): ValidationResult;
   validateSchema(schema: object | string, data: unknown): ValidationResult;
   negotiate(business: unknown, platform: unknown): { capabilities: Record<string, { version: string; extends: string[] }>; dropped: string[] };
-  ajv: { compile(schema: object): ((data: unknown) => boolean) & { errors?: unknown } };
+  /** Its Ajv instance, which holds the release's schemas (to add a schema that refers to them). */
+  ajv: Pick<Ajv2020, 'addSchema' | 'getSchema'>;
 }
 
 /** The validator, or why the tests that need it are skipped (`it(name, { skip }, ...)`). */

@@ -19,6 +19,8 @@ const cacheHeaders = {
   'Cache-Control': Type.String({ description: `\`${PROFILE_CACHING.cacheControl}\`` }),
 };
 
+const MALFORMED = protocolErrorResponse('invalid_request: a malformed request (a repeated Host or Authorization header).');
+
 const NOT_MODIFIED = { description: 'Not Modified: If-None-Match holds the ETag of the document as it is now; no body.', headers: cacheHeaders };
 
 /**
@@ -66,6 +68,7 @@ export function profileRoute(scope: FastifyInstance, { rateLimit, profile }: Pro
             content: { 'application/json': { schema: BusinessProfileSchema } },
           },
           304: NOT_MODIFIED,
+          400: MALFORMED,
           429: protocolErrorResponse('rate_limited: the catalog rate limit (Retry-After).'),
         },
       },
@@ -93,6 +96,7 @@ export function paymentHandlerRoutes(scope: FastifyInstance, { publicBaseUrl, ra
         response: {
           200: { description: 'The handler schema.', headers: cacheHeaders, content: { 'application/json': { schema: Type.Object({}, { additionalProperties: true }) } } },
           304: NOT_MODIFIED,
+          400: MALFORMED,
           429: rateLimited,
         },
       },
@@ -111,6 +115,7 @@ export function paymentHandlerRoutes(scope: FastifyInstance, { publicBaseUrl, ra
         security: [],
         response: {
           200: { description: 'The specification.', content: { 'text/plain': { schema: Type.String() } } },
+          400: MALFORMED,
           429: rateLimited,
         },
       },
