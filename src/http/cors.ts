@@ -12,7 +12,7 @@ declare module 'fastify' {
 }
 
 /** Request headers a page may send beyond the CORS-safelisted ones. */
-export const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-None-Match', 'Sandbox-Scenario'];
+export const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-None-Match', 'Sandbox-Scenario', 'UCP-Agent', 'Request-Id'];
 
 /** Response headers a page may read beyond the CORS-safelisted ones. */
 const EXPOSED_HEADERS = [

@@ -38,15 +38,16 @@ describe('CORS, any origin (the default)', () => {
     ['POST', '/sandbox/v1/keys'],
     ['POST', '/sandbox/v1/carts'],
     ['GET', '/openapi.json'],
+    ['POST', '/ucp/v1/checkout-sessions'],
   ] as const) {
     it(`answers a preflight for ${method} ${url} with the headers a page needs`, async () => {
-      const response = await shared.app.inject({ method: 'OPTIONS', url, headers: preflight(method, 'authorization, idempotency-key, content-type') });
+      const response = await shared.app.inject({ method: 'OPTIONS', url, headers: preflight(method, 'authorization, idempotency-key, content-type, ucp-agent, request-id') });
       assert.equal(response.statusCode, 204);
       assert.equal(response.headers['access-control-allow-origin'], '*');
       assert.equal(response.headers['access-control-allow-credentials'], undefined);
       assert.match(String(response.headers['access-control-allow-methods']), new RegExp(`\\b${method}\\b`));
       const allowed = String(response.headers['access-control-allow-headers']).toLowerCase().split(/\s*,\s*/);
-      for (const header of ['authorization', 'idempotency-key', 'content-type']) assert.ok(allowed.includes(header), header);
+      for (const header of ['authorization', 'idempotency-key', 'content-type', 'ucp-agent', 'request-id']) assert.ok(allowed.includes(header), header);
       assert.ok(Number(response.headers['access-control-max-age']) > 0);
     });
   }

@@ -10,6 +10,7 @@ function envelopeOf(response: LightMyRequestResponse): { envelope: string; code:
   const body = response.json();
   if (body.jsonrpc === '2.0') return { envelope: 'json-rpc', code: body.error.data?.code ?? body.error.code };
   if (typeof body.error === 'string') return { envelope: 'sandbox', code: body.error };
+  if (typeof body.code === 'string' && typeof body.content === 'string') return { envelope: 'ucp', code: body.code };
   assert.match(body.request_id, UUID);
   return { envelope: 'public-api', code: body.error.code };
 }
@@ -27,10 +28,15 @@ describe('each surface answers its own errors and unknown routes', () => {
     ['/sandbox/v1/nothing-here', 'sandbox', 'sandbox_not_found'],
     ['/sandbox', 'sandbox', 'sandbox_not_found'],
     ['/mcp/nothing-here', 'json-rpc', 'not_found'],
+    ['/ucp/v1/nothing-here', 'ucp', 'not_found'],
+    ['/ucp', 'ucp', 'not_found'],
+    ['/ucp/mcp/nothing-here', 'json-rpc', 'not_found'],
+    ['/.well-known/ucp/nothing-here', 'ucp', 'not_found'],
     ['/nothing-here', 'public-api', 'INVALID_QUERY'],
     // A prefix claims its own path segment only.
     ['/sandboxes', 'public-api', 'INVALID_QUERY'],
     ['/mcpx', 'public-api', 'INVALID_QUERY'],
+    ['/ucpx', 'public-api', 'INVALID_QUERY'],
   ] as const) {
     it(`GET ${url}: 404 in the ${envelope} envelope (${code})`, async () => {
       const response = await testApp.app.inject({ method: 'GET', url });
@@ -47,6 +53,8 @@ describe('each surface answers its own errors and unknown routes', () => {
     ['/public/v1/%zz', 'public-api', 'INVALID_QUERY'],
     ['/sandbox/v1/carts/%zz', 'sandbox', 'sandbox_invalid_request'],
     ['/mcp/%zz', 'json-rpc', -32600],
+    ['/ucp/v1/%zz', 'ucp', 'invalid_request'],
+    ['/ucp/mcp/%zz', 'json-rpc', -32600],
   ] as const) {
     it(`GET ${url} (a path the router cannot read): 400 in the ${envelope} envelope (${code})`, async () => {
       const response = await testApp.app.inject({ method: 'GET', url });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CheckedResponse } from '../support/contract.js';
+import { pollUntil } from '../support/poll.js';
 import { useTestApp, type TestApp } from '../support/test-app.js';
 import { testUcpOperations } from '../support/ucp-operations.js';
 import { platformCapability, platformProfile, ucpAgent, ucpTestConfig, usePlatformServer, type PlatformServer } from '../support/ucp-platform.js';
@@ -31,7 +32,10 @@ function assertFailure(response: CheckedResponse, status: number, code: string, 
 
 describe('negotiation over REST', () => {
   const platform = usePlatformServer();
-  const testApp = useTestApp({ config: { storefrontUrl: STOREFRONT, ucp: ucpTestConfig({ profileTimeoutMs: 1000 }) }, ucpOperations: testUcpOperations });
+  const testApp = useTestApp({
+    config: { storefrontUrl: STOREFRONT, ucp: ucpTestConfig({ profileTimeoutMs: 1000, profileMaxBytes: 8192 }) },
+    ucpOperations: testUcpOperations,
+  });
   let served = 0;
   /** A new profile path serving `answer`, so that no test sees another's cached profile. */
   const profileAt = (answer: Parameters<PlatformServer['serve']>[1]) => {
@@ -108,7 +112,9 @@ describe('negotiation over REST', () => {
     assertFailure(await noteCart(testApp, ucpAgent(profileAt({ body: badWebhook }))), 422, 'profile_malformed', /webhook_url/);
   });
 
-  it('profile_unreachable: an HTTP error, a redirect, a hang past the time-out or a closed port is refused with 424', async () => {
+  it('profile_unreachable: an HTTP error, a redirect, a hang past the time-out, a closed port or a profile over the size limit is refused with 424', async () => {
+    const large = { ...platformProfile(), padding: 'x'.repeat(8192) };
+    assertFailure(await noteCart(testApp, ucpAgent(profileAt({ body: large }))), 424, 'profile_unreachable', /larger than 8192 bytes/);
     assertFailure(await noteCart(testApp, ucpAgent(profileAt({ status: 500, body: {} }))), 424, 'profile_unreachable', /HTTP 500/);
     assertFailure(await noteCart(testApp, ucpAgent(platform.url('/nowhere.json'))), 424, 'profile_unreachable', /HTTP 404/);
     const redirect = profileAt({ status: 302, headers: { location: platform.url('/profiles/1.json') }, body: {} });
@@ -220,6 +226,43 @@ describe('the platform profile cache', () => {
     testApp.advanceClock(1100);
     assert.equal((await call('/broken.json')).statusCode, 200);
     assert.equal(platform.hits('/broken.json'), 2);
+  });
+});
+
+describe('profiles fetched at once', () => {
+  const platform = usePlatformServer();
+  const testApp = useTestApp({ config: { ucp: ucpTestConfig({ profileTimeoutMs: 3000 }) }, ucpOperations: testUcpOperations });
+  const call = (path: string) => noteCart(testApp, ucpAgent(platform.url(path)));
+
+  it('concurrent requests naming one profile share one fetch', async () => {
+    platform.serve('/shared.json', { body: platformProfile() });
+    const answers = await Promise.all([call('/shared.json'), call('/shared.json'), call('/shared.json')]);
+    assert.deepEqual(
+      answers.map((answer) => answer.statusCode),
+      [200, 200, 200],
+    );
+    assert.equal(platform.hits('/shared.json'), 1);
+  });
+
+  it('past 64 distinct profiles being fetched, a request naming another one is 503 discovery_busy with Retry-After', async () => {
+    const paths = Array.from({ length: 64 }, (_, index) => `/hanging-${index}.json`);
+    for (const path of paths) platform.serve(path, { hang: true });
+    const hanging = paths.map((path) => call(path));
+    const fetched = await pollUntil(
+      async () => paths.reduce((sum, path) => sum + platform.hits(path), 0),
+      (hits) => hits === paths.length,
+      60_000,
+    );
+    assert.equal(fetched.value, paths.length);
+    platform.serve('/one-more.json', { body: platformProfile() });
+    const refused = await call('/one-more.json');
+    assert.equal(refused.statusCode, 503, refused.body);
+    assert.equal(refused.data.code, 'discovery_busy');
+    assert.equal(refused.headers['retry-after'], '1');
+    assert.equal(platform.hits('/one-more.json'), 0);
+    // The hanging fetches end at their time-out, and the next request is served.
+    for (const answer of await Promise.all(hanging)) assert.equal(answer.data.code, 'profile_unreachable');
+    assert.equal((await call('/one-more.json')).statusCode, 200);
   });
 });
 
