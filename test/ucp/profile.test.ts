@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
-import { SIMULATED_TOKENS } from '../../src/sandbox/payment/simulated-payments.js';
+import { SANDBOX_PAYMENT_TOKENS } from '../../src/sandbox/payment/simulated-payments.js';
 import { adminClient, withAdmin } from '../support/admin.js';
 import { product, REGIONS, variant } from '../support/catalog-builder.js';
 import { useTestApp } from '../support/test-app.js';
@@ -131,7 +131,7 @@ describe('the sandbox payment handler', () => {
     assertValid(validator!.validateSchema(at('dev.vetrina.sandbox_payment/business_schema'), declaration), 'the declaration');
 
     const instrument = (token: string) => ({ id: 'instr_1', handler_id: 'sandbox_payment', type: 'card', credential: { type: 'sandbox_token', token } });
-    for (const { token } of SIMULATED_TOKENS) assertValid(validator!.validateSchema(at('dev.vetrina.sandbox_payment/payment_instrument'), instrument(token)), token);
+    for (const { token } of SANDBOX_PAYMENT_TOKENS) assertValid(validator!.validateSchema(at('dev.vetrina.sandbox_payment/payment_instrument'), instrument(token)), token);
     assert.equal(validator!.validateSchema(at('dev.vetrina.sandbox_payment/payment_instrument'), instrument('tok_unknown')).valid, false);
     assert.equal(validator!.validateSchema(at('dev.vetrina.sandbox_payment/payment_instrument'), { ...instrument('tok_sandbox_success'), handler_id: 'other' }).valid, false);
   });
@@ -140,7 +140,7 @@ describe('the sandbox payment handler', () => {
     const response = await testApp.app.inject({ method: 'GET', url: '/ucp/payment-handler' });
     assert.equal(response.statusCode, 200);
     assert.match(String(response.headers['content-type']), /^text\/plain/);
-    for (const { token, description } of SIMULATED_TOKENS) {
+    for (const { token, description } of SANDBOX_PAYMENT_TOKENS) {
       assert.ok(response.body.includes(`\`${token}\``), token);
       assert.ok(response.body.includes(description), description);
     }
