@@ -31,11 +31,11 @@ import { buildService, measure, readMemory, rssMb, startNodeProcess, type Measur
  * catalog-cache.ts, generated and imported once) is copied to a temporary store, so the
  * updates leave the cached one as it was.
  *
- *   npm run bench:live -- --data-dir DIR | --database-url URL | --products N [--updates 1000] [--seconds 10] [--rows-per-request 1] [--listeners [--read-seconds S]]
+ *   npm run bench:live -- --data-dir DIR | --database-url URL [--redis-url URL] | --products N [--updates 1000] [--seconds 10] [--rows-per-request 1] [--listeners [--read-seconds S]]
  *
  * The 10-minute run of docs/changes.md: --products 100000 --updates 10000 --seconds 600 --listeners --read-seconds 30
  */
-const USAGE = 'usage: npm run bench:live -- (--data-dir DIR | --database-url URL | --products N [--cache-dir DIR]) [--updates N] [--seconds S] [--rows-per-request N] [--listeners [--read-seconds S]]';
+const USAGE = 'usage: npm run bench:live -- (--data-dir DIR | --database-url URL [--redis-url URL] | --products N [--cache-dir DIR]) [--updates N] [--seconds S] [--rows-per-request N] [--listeners [--read-seconds S]]';
 const STREAM_LISTENERS = 50;
 const WEBHOOK_LISTENERS = 2;
 /** How long after the last update the listeners may take to have it. */
@@ -54,6 +54,7 @@ const { values } = parseArgs({
   options: {
     'data-dir': { type: 'string' },
     'database-url': { type: 'string' },
+    'redis-url': { type: 'string' },
     products: { type: 'string' },
     'cache-dir': { type: 'string', default: path.join(tmpdir(), 'vetrina-bench-cache') },
     updates: { type: 'string', default: '1000' },
@@ -95,6 +96,7 @@ const service = await startNodeProcess(
   ['dist/server.js'],
   {
     ...(values['database-url'] ? { DATABASE_URL: values['database-url'] } : { DATA_DIR: copiedStore ?? values['data-dir']! }),
+    ...(values['redis-url'] && { REDIS_URL: values['redis-url'] }),
     CATALOG_SEED: 'none',
     LOG_LEVEL: 'warn',
     CATALOG_RATE_LIMIT: '0',
