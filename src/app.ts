@@ -28,6 +28,7 @@ import { redisPlugin } from './redis/redis-plugin.js';
 import { sandboxPlugin } from './sandbox/sandbox-plugin.js';
 import { sandboxSchemas } from './sandbox/schemas.js';
 import type { UcpOperation, UcpOperationKit } from './ucp/operation.js';
+import { UCP_PATHS } from './ucp/endpoints.js';
 import { ucpPlugin } from './ucp/ucp-plugin.js';
 
 export interface AppOptions {
@@ -117,6 +118,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(ucpPlugin, { config, store, clock, extraOperations: options.extraUcpOperations });
   await app.register(operationsPlugin, { config, store });
   // Last: the developer portal only reads what the features built (the catalog, the document).
-  await app.register(portalPlugin, { config });
+  await app.register(portalPlugin, { config, ucpPaths: UCP_PATHS });
   return app;
 }

@@ -6,7 +6,7 @@ import { appendVary } from '../http/prepared-body.js';
 import { prefersHtml } from './accept.js';
 import { html } from './html.js';
 import { page } from './layout.js';
-import { mcpClientConfigs, PAGES, startLinks, type StartLinks } from './links.js';
+import { mcpClientConfigs, PAGES, startLinks, type StartLinks, type UcpPaths } from './links.js';
 
 const SERVICE = 'Vetrina';
 const SUMMARY =
@@ -29,6 +29,9 @@ const PortalIndex = Type.Object(
         sandbox_keys: Type.String({ format: 'uri', description: 'POST: issues a sandbox key.' }),
         mcp_catalog: Type.String({ format: 'uri', description: 'MCP server (Streamable HTTP): read-only product discovery.' }),
         mcp_sandbox: Type.String({ format: 'uri', description: 'MCP server (Streamable HTTP): simulated cart and checkout.' }),
+        ucp_profile: Type.String({ format: 'uri', description: 'GET: the Universal Commerce Protocol business profile, where UCP agents start.' }),
+        ucp_rest: Type.String({ format: 'uri', description: "The UCP REST binding's endpoint: the catalog, and a simulated cart, checkout and order." }),
+        ucp_mcp: Type.String({ format: 'uri', description: "The UCP MCP binding's endpoint (Streamable HTTP)." }),
       },
       { additionalProperties: false },
     ),
@@ -41,8 +44,8 @@ const PortalIndex = Type.Object(
  * client that does not prefer HTML. The markets come from the live catalog through the
  * service `list_markets` uses.
  */
-export function homePage(app: FastifyInstance, publicBaseUrl: string): void {
-  const links = startLinks(publicBaseUrl);
+export function homePage(app: FastifyInstance, publicBaseUrl: string, ucp: UcpPaths): void {
+  const links = startLinks(publicBaseUrl, ucp);
   const index = { service: SERVICE, description: SUMMARY, links };
   app.get(
     PAGES.home,
@@ -93,6 +96,7 @@ function homeHtml(links: StartLinks, markets: MarketList): string {
 <li><strong>Rehearse a purchase.</strong> The <a href="${PAGES.sandboxGuide}">sandbox guide</a> issues a key and walks a cart to checkout in your browser, showing every request and answer.</li>
 <li><strong>Follow live changes</strong>, no key needed: <code>curl '${links.changes}'</code> answers the current cursor; <code>?since=</code> that cursor answers what changed since, each product rendered in your market. Browsers can listen with <code>new EventSource('${links.changes_stream}')</code>; a store's own systems can subscribe to signed webhooks through the admin API.</li>
 <li><strong>Connect an agent</strong> to the MCP servers (below).</li>
+<li><strong>Test a UCP agent.</strong> Point it at the business profile <a href="${links.ucp_profile}">${links.ucp_profile}</a>: the catalog, a simulated cart, checkout and order over REST (<code>${links.ucp_rest}</code>) and MCP (<code>${links.ucp_mcp}</code>), paid with the sandbox's simulated payment handler. Nothing real is created.</li>
 <li><strong>Watch for changes.</strong> The <a href="${PAGES.changelog}">changelog</a> lists what is deprecated and when it goes.</li>
 </ol>
 </section>

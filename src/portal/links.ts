@@ -22,9 +22,19 @@ export interface StartLinks {
   sandbox_keys: string;
   mcp_catalog: string;
   mcp_sandbox: string;
+  ucp_profile: string;
+  ucp_rest: string;
+  ucp_mcp: string;
 }
 
-export function startLinks(publicBaseUrl: string): StartLinks {
+/** Where the service speaks the Universal Commerce Protocol (app.ts passes the UCP feature's paths). */
+export interface UcpPaths {
+  profile: string;
+  rest: string;
+  mcp: string;
+}
+
+export function startLinks(publicBaseUrl: string, ucp: UcpPaths): StartLinks {
   const at = (path: string) => `${publicBaseUrl}${path}`;
   return {
     openapi: at('/openapi.json'),
@@ -38,6 +48,9 @@ export function startLinks(publicBaseUrl: string): StartLinks {
     sandbox_keys: at('/sandbox/v1/keys'),
     mcp_catalog: at('/mcp'),
     mcp_sandbox: at('/mcp/sandbox'),
+    ucp_profile: at(ucp.profile),
+    ucp_rest: at(ucp.rest),
+    ucp_mcp: at(ucp.mcp),
   };
 }
 

@@ -60,8 +60,20 @@ describe('GET /', () => {
         sandbox_keys: `${base}/sandbox/v1/keys`,
         mcp_catalog: `${base}/mcp`,
         mcp_sandbox: `${base}/mcp/sandbox`,
+        ucp_profile: `${base}/.well-known/ucp`,
+        ucp_rest: `${base}/ucp/v1`,
+        ucp_mcp: `${base}/ucp/mcp`,
       });
     }
+  });
+
+  test('the quick start shows the UCP business profile, which answers where it says', async () => {
+    const page = await t.app.inject({ url: '/', headers: { accept: BROWSER_ACCEPT } });
+    const profileUrl = `${t.config.publicBaseUrl}/.well-known/ucp`;
+    assert.ok(page.body.includes(`<a href="${profileUrl}">${profileUrl}</a>`), 'the profile link');
+    const profile = await t.app.inject({ url: new URL(profileUrl).pathname });
+    assert.equal(profile.statusCode, 200);
+    assert.equal(profile.json().ucp.services['dev.ucp.shopping'][0].endpoint.startsWith(t.config.publicBaseUrl), true);
   });
 
   test('other unknown URLs keep the public API 404, under /docs too', async () => {
