@@ -62,7 +62,7 @@ export const ucpPlugin = fp<UcpPluginOptions>(
     await app.register(
       async (scope) => {
         useErrorSurface(scope, ucpErrors);
-        profileRoute(scope, { publicBaseUrl, rateLimit, profile });
+        profileRoute(scope, { rateLimit, profile });
       },
       { prefix: UCP_PATHS.profile },
     );

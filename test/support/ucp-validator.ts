@@ -95,6 +95,7 @@ async function installDependencies(): Promise<void> {
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
+    if (!installed()) throw new Error('npm ci did not install ajv');
   }
 }
 

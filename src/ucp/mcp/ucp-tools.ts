@@ -6,7 +6,6 @@ import type { ToolContext, ToolDefinition } from '../../mcp/tool.js';
 import { UcpMetadataSchema } from '../envelope.js';
 import { jsonRpcProtocolError, ucpErrors, UcpErrorResponseSchema, UcpProtocolError } from '../errors.js';
 import type { Negotiator } from '../negotiation/negotiator.js';
-import { InvalidProfileUrl, profileUrlFromMeta } from '../negotiation/ucp-agent.js';
 import { runOperation, type UcpOperation, type UcpOperationKit } from '../operation.js';
 
 /** The request metadata every tool takes (mcp.openrpc.json, meta): the platform profile, and an idempotency key. */
@@ -57,7 +56,7 @@ export function ucpTools(operations: readonly UcpOperation<any>[], { negotiator,
       async call(args: unknown, context: ToolContext): Promise<CallToolResult> {
         try {
           const meta = (args as { meta?: { 'idempotency-key'?: unknown } } | null | undefined)?.meta;
-          const negotiated = await negotiator.negotiate(profileUrl(meta, negotiator));
+          const negotiated = await negotiator.fromMeta(meta);
           const checked = input.check(args);
           if (!checked.ok) throw new UcpProtocolError(400, 'invalid_request', checked.message);
           const values = checked.args as Record<string, unknown>;
@@ -77,15 +76,6 @@ export function ucpTools(operations: readonly UcpOperation<any>[], { negotiator,
       },
     };
   });
-}
-
-function profileUrl(meta: unknown, negotiator: Negotiator): string {
-  try {
-    return profileUrlFromMeta(meta);
-  } catch (error) {
-    if (error instanceof InvalidProfileUrl) throw negotiator.invalidProfileUrl(error);
-    throw error;
-  }
 }
 
 /** Any failure of a call as its JSON-RPC error; an unexpected one is logged and answered without its message. */

@@ -7,7 +7,7 @@ import { ROOT_CAPABILITIES, UCP_VERSION } from '../version.js';
 import { intersectCapabilities, type CapabilityOffers, type NegotiatedCapability } from './intersection.js';
 import type { Negotiated } from './negotiated.js';
 import { MalformedProfile, readPlatformProfile, type PlatformProfile } from './platform-profile.js';
-import { InvalidProfileUrl, parseProfileUrl } from './ucp-agent.js';
+import { InvalidProfileUrl, parseProfileUrl, profileUrlFromHeader, profileUrlFromMeta } from './ucp-agent.js';
 
 export interface NegotiatorOptions {
   config: UcpConfig;
@@ -60,8 +60,19 @@ export class Negotiator {
     this.#cache = new LRUCache({ max: profileCacheSize });
   }
 
-  /** Negotiates with the platform whose profile is at `profileUrl`; a failure is a UcpProtocolError (overview.md, Error Handling). */
-  async negotiate(profileUrl: string): Promise<Negotiated> {
+  /** REST: negotiates with the platform the `UCP-Agent` header names. */
+  fromHeader(header: string | string[] | undefined): Promise<Negotiated> {
+    return this.#negotiate(() => profileUrlFromHeader(header));
+  }
+
+  /** MCP: negotiates with the platform a tool call's `meta["ucp-agent"].profile` names. */
+  fromMeta(meta: unknown): Promise<Negotiated> {
+    return this.#negotiate(() => profileUrlFromMeta(meta));
+  }
+
+  /** Negotiates with the platform whose profile URL `read` finds; a failure is a UcpProtocolError (overview.md, Error Handling). */
+  async #negotiate(read: () => string): Promise<Negotiated> {
+    const profileUrl = this.#read(read);
     const profile = await this.#profile(profileUrl);
     if (profile.version !== UCP_VERSION) {
       throw this.#failure('version_unsupported', `Protocol version ${profile.version} is not supported. This business supports version ${UCP_VERSION}.`);
@@ -71,9 +82,14 @@ export class Negotiator {
     return { version: UCP_VERSION, capabilities, platformProfileUrl: profileUrl, ...(orderWebhookUrl !== undefined && { orderWebhookUrl }) };
   }
 
-  /** Refusal of a profile URL found malformed before negotiation (a bad UCP-Agent header). */
-  invalidProfileUrl(error: InvalidProfileUrl): UcpProtocolError {
-    return this.#failure('invalid_profile_url', error.message);
+  /** What `read` answers; a profile URL it finds malformed (or none) is invalid_profile_url. */
+  #read<T>(read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      if (error instanceof InvalidProfileUrl) throw this.#failure('invalid_profile_url', error.message);
+      throw error;
+    }
   }
 
   close(): Promise<unknown> {
@@ -81,13 +97,7 @@ export class Negotiator {
   }
 
   async #profile(profileUrl: string): Promise<PlatformProfile> {
-    let url: URL;
-    try {
-      url = parseProfileUrl(profileUrl, this.#loopbackHttp !== undefined);
-    } catch (error) {
-      if (error instanceof InvalidProfileUrl) throw this.invalidProfileUrl(error);
-      throw error;
-    }
+    const url = this.#read(() => parseProfileUrl(profileUrl, this.#loopbackHttp !== undefined));
     const key = url.href;
     const cached = this.#cache.get(key);
     if (cached && cached.until > this.#now()) {

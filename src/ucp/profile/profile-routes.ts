@@ -41,7 +41,6 @@ function preparedDocument(build: () => object): (request: FastifyRequest, reply:
 }
 
 export interface ProfileRouteOptions {
-  publicBaseUrl: string;
   rateLimit: RateLimitCheck;
   /** The business profile as it is now. */
   profile: () => object;
@@ -78,7 +77,7 @@ export function profileRoute(scope: FastifyInstance, { rateLimit, profile }: Pro
 }
 
 /** The simulated payment handler's specification and schema, under the `/ucp` context. */
-export function paymentHandlerRoutes(scope: FastifyInstance, { publicBaseUrl, rateLimit }: Omit<ProfileRouteOptions, 'profile'>): void {
+export function paymentHandlerRoutes(scope: FastifyInstance, { publicBaseUrl, rateLimit }: { publicBaseUrl: string; rateLimit: RateLimitCheck }): void {
   const schema = paymentHandlerSchema(publicBaseUrl);
   const specification = paymentHandlerSpecification(publicBaseUrl);
   const rateLimited = protocolErrorResponse('rate_limited: the catalog rate limit (Retry-After).');

@@ -7,7 +7,6 @@ import { UcpMetadataSchema } from '../envelope.js';
 import { protocolErrorResponse, ucpRestErrors, UcpErrorResponseSchema } from '../errors.js';
 import type { Negotiated } from '../negotiation/negotiated.js';
 import type { Negotiator } from '../negotiation/negotiator.js';
-import { InvalidProfileUrl, profileUrlFromHeader } from '../negotiation/ucp-agent.js';
 import { UCP_TAG } from '../openapi.js';
 import { runOperation, type UcpOperation, type UcpOperationKit } from '../operation.js';
 
@@ -57,14 +56,7 @@ export async function ucpRestPlugin(scope: FastifyInstance, { operations, negoti
   });
 
   const negotiate = async (request: FastifyRequest) => {
-    let profileUrl: string;
-    try {
-      profileUrl = profileUrlFromHeader(request.headers['ucp-agent']);
-    } catch (error) {
-      if (error instanceof InvalidProfileUrl) throw negotiator.invalidProfileUrl(error);
-      throw error;
-    }
-    request.ucpNegotiated = await negotiator.negotiate(profileUrl);
+    request.ucpNegotiated = await negotiator.fromHeader(request.headers['ucp-agent']);
   };
 
   for (const op of operations) {
