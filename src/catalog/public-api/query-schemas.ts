@@ -9,8 +9,8 @@ import { DEFAULT_LIMIT } from '../queries/catalog-service.js';
 import { SORT_ORDERS } from '../read-model/query.js';
 
 /** The bounds of the list query (docs/decisions.md, Invalid queries); past them a query is INVALID_QUERY. */
-const MAX_QUERY_LENGTH = 120;
-const MAX_PAGE_SIZE = 20;
+export const MAX_QUERY_LENGTH = 120;
+export const MAX_PAGE_SIZE = 20;
 const MAX_OFFSET = 1000;
 
 /** The bounds in words, for the hint of an invalid query. */

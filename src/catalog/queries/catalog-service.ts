@@ -11,7 +11,7 @@ import type { CatalogReadModel } from '../read-model/read-model.js';
 import type { LiveCatalog } from '../read-model/live-catalog.js';
 import type { CatalogProduct, Region } from '../read-model/product.js';
 import { words } from '../read-model/text.js';
-import { renderProduct, type PublicProduct } from './render.js';
+import { productUrl, renderProduct, type PublicProduct } from './render.js';
 import { TaxonomyCounter, type TaxonomyLists } from './taxonomy-listing.js';
 import type { SortOrder } from '../read-model/query.js';
 
@@ -68,6 +68,17 @@ export interface ListRequest {
 export interface ListedPage {
   result: ProductListResult;
   shown: CatalogProduct[];
+}
+
+/** A page of products in served order, before any rendering. */
+export interface ProductPage {
+  products: CatalogProduct[];
+  /** Every match of the request, on all pages. */
+  count: number;
+  /** Position of the page's first product among the matches. */
+  offset: number;
+  /** The cursor of the next page; null on the last one. */
+  nextCursor: string | null;
 }
 
 /** A detail request resolved: the product served under the handle, and the market. */
@@ -200,25 +211,31 @@ export class CatalogService {
 
   /** The page a resolved request asks for, with the catalog products it shows. */
   listPage(request: ListRequest): ListedPage {
-    const { catalog, market, limit, offset, cursor } = request;
-    const ranking = this.#ranking(request);
-    const scope = cursorScope(request);
-    const total = ranking.count;
-    const start = cursor === undefined ? (offset ?? 0) : ranking.indexAfter(this.cursors.decode(cursor, scope));
-    const end = Math.min(start + limit, total);
-    const matches = ranking.range(start, end);
-    const shown = matches.map((match) => catalog.productById.get(match.product.id)!);
-    const nextCursor = end > start && end < total ? this.cursors.encode(positionOf(matches.at(-1)!), scope) : null;
+    const { products: shown, count, offset, nextCursor } = this.pageOf(request);
     const result = {
-      products: shown.map((product) => this.render(product, market)),
-      count: total,
-      limit,
-      offset: start,
+      products: shown.map((product) => this.render(product, request.market)),
+      count,
+      limit: request.limit,
+      offset,
       has_more: nextCursor !== null,
       next_cursor: nextCursor,
-      context: marketContext(market),
+      context: marketContext(request.market),
     };
     return { result, shown };
+  }
+
+  /** The page a resolved request asks for, unrendered: for surfaces that render products in a shape of their own (UCP). */
+  pageOf(request: ListRequest): ProductPage {
+    const { catalog, limit, offset, cursor } = request;
+    const ranking = this.#ranking(request);
+    const scope = cursorScope(request);
+    const count = ranking.count;
+    const start = cursor === undefined ? (offset ?? 0) : ranking.indexAfter(this.cursors.decode(cursor, scope));
+    const end = Math.min(start + limit, count);
+    const matches = ranking.range(start, end);
+    const products = matches.map((match) => catalog.productById.get(match.product.id)!);
+    const nextCursor = end > start && end < count ? this.cursors.encode(positionOf(matches.at(-1)!), scope) : null;
+    return { products, count, offset: start, nextCursor };
   }
 
   getProduct(handle: string, input: MarketInput): ProductDetailResult {
@@ -285,6 +302,11 @@ export class CatalogService {
     const ranking = rankProducts(catalog, queryWords, market.locale, { region: market.region, filter, sort });
     this.#rankings.set(key, { generation, ranking });
     return ranking;
+  }
+
+  /** The storefront page of a served product, as every rendering links it. */
+  productUrl(product: CatalogProduct): string {
+    return productUrl(this.storefrontUrl, product.handle);
   }
 
   /**

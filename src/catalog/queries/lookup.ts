@@ -7,7 +7,7 @@ import { CatalogReadError } from '../read-model/read-errors.js';
 /** docs/decisions.md, Batch lookup: the identifiers one lookup takes, of every kind together. */
 export const MAX_LOOKUP_IDENTIFIERS = 50;
 /** Ids are a prefix and 24 hex digits; the lookup takes what the sandbox takes as a variant id. */
-const MAX_ID_LENGTH = 128;
+export const MAX_ID_LENGTH = 128;
 
 /**
  * The kinds of identifier, in the order a lookup reads them. Each name is at once the
@@ -90,6 +90,26 @@ export function findIdentifiers(catalog: LiveCatalog, identifiers: LookupIdentif
     }
   }
   return { products: [...products], matches, notFound };
+}
+
+/** What an identifier names in the catalog as served: a product, and the variant a variant id or SKU names (null for a product id). */
+export interface Located {
+  type: IdentifierType;
+  product: CatalogProduct;
+  variant: CatalogVariant | null;
+}
+
+/**
+ * An identifier whose kind is not given (UCP's lookup takes plain ids), read as each kind
+ * in the order a lookup reads them: a product id, else a variant id, else a SKU. Ids carry
+ * a prefix of their kind, so only a SKU spelled like another product's id could be shadowed.
+ */
+export function locateAnyIdentifier(catalog: LiveCatalog, value: string): Located | undefined {
+  for (const type of IDENTIFIER_TYPES) {
+    const found = locate(catalog, { type, value });
+    if (found) return { type, ...found };
+  }
+  return undefined;
 }
 
 function locate(catalog: LiveCatalog, { type, value }: LookupIdentifier): { product: CatalogProduct; variant: CatalogVariant | null } | undefined {

@@ -51,7 +51,7 @@ export function renderProduct(product: CatalogProduct, market: Market, taxonomy:
     title: text.title,
     description: text.description,
     thumbnail: product.thumbnail,
-    url: `${storefrontUrl}/products/${product.handle}`,
+    url: productUrl(storefrontUrl, product.handle),
     variants: product.variants.map((variant) => renderVariant(product, variant, market)),
     price_range: range && {
       minimum: toMajorUnits(range.minimum, market.currency),
@@ -67,6 +67,11 @@ export function renderProduct(product: CatalogProduct, market: Market, taxonomy:
     tags: product.tags,
     images: product.images,
   };
+}
+
+/** The storefront page of a product (README, STOREFRONT_URL). */
+export function productUrl(storefrontUrl: string, handle: string): string {
+  return `${storefrontUrl}/products/${handle}`;
 }
 
 /** The variant's option values in option order, e.g. "500 g / Whole bean"; null when the product has no options. */
