@@ -30,6 +30,7 @@ import { sandboxSchemas } from './sandbox/schemas.js';
 import type { UcpOperation, UcpOperationKit } from './ucp/operation.js';
 import { UCP_PATHS } from './ucp/endpoints.js';
 import { ucpPlugin } from './ucp/ucp-plugin.js';
+import { ucpCatalogSchemas } from './ucp/shapes/catalog-schemas.js';
 
 export interface AppOptions {
   config: Config;
@@ -88,7 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await migrateToLatest(store.db);
   await seedEmptyStore(store.db, config.catalogSeed, app.log);
 
-  for (const schema of [...catalogSchemas, ...sandboxSchemas]) app.addSchema(schema);
+  for (const schema of [...catalogSchemas, ...sandboxSchemas, ...ucpCatalogSchemas]) app.addSchema(schema);
 
   await app.register(compression);
   await app.register(openapi, { document: openApiDocument(config) });

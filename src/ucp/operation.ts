@@ -41,6 +41,12 @@ export interface UcpOperation<Payload = unknown> {
   idempotent?: boolean;
   /** Protocol errors it answers besides negotiation, key and limits, by REST status, for the document: `{ 404: 'not_found: ...' }`. */
   errors?: Record<number, string>;
+  /**
+   * What a business outcome (ucp.status `error`) still carries where the release's response
+   * schema requires it for the operation: catalog search and lookup answer no error
+   * envelope, so an outcome of theirs has `products: []`.
+   */
+  requiredOnOutcome?: Record<string, unknown>;
   /** It changes nothing (an MCP annotation). */
   readOnly: boolean;
   /** Runs it: the answer's fields besides `ucp`, or a business outcome; a protocol error is thrown (src/ucp/errors.ts). */
@@ -98,7 +104,7 @@ export async function runOperation<Payload>(
   const envelope = (status: 'success' | 'error') => ucpMetadata(call.negotiated, op.capability, status, kit.paymentHandlers);
   const outcome = (result: UcpOutcome): UcpAnswer => ({
     outcome: 'ok',
-    body: { ucp: envelope('error'), messages: result.messages, ...(result.continueUrl !== undefined && { continue_url: result.continueUrl }) },
+    body: { ucp: envelope('error'), ...op.requiredOnOutcome, messages: result.messages, ...(result.continueUrl !== undefined && { continue_url: result.continueUrl }) },
   });
   if (!call.negotiated.capabilities.has(op.capability)) return outcome(capabilitiesIncompatible(op.capability, kit.continueUrl));
   const result = await (op.scope === undefined

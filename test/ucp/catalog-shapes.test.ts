@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CatalogReadError } from '../../src/catalog/read-model/read-errors.js';
-import { UcpCatalog, UcpCatalogRefusal, type UcpProduct } from '../../src/ucp/shapes/catalog.js';
+import { UcpOutcome, UcpProtocolError } from '../../src/ucp/errors.js';
 import type { UcpSearchRequest } from '../../src/ucp/shapes/catalog-schemas.js';
+import { UcpCatalog, type UcpProduct } from '../../src/ucp/shapes/catalog.js';
 import { product, variant } from '../support/catalog-builder.js';
 import { useTestApp } from '../support/test-app.js';
+import { ucpValidator } from '../support/ucp-validator.js';
 
-// TEMPORARY until test/support/ucp-validator.ts lands (branch ucp-core).
-const VALIDATOR = fileURLToPath(new URL(`${process.env.UCP_SHARED_DIR ?? '../../../shared'}/tools/ucp-validate/validate.mjs`, import.meta.url));
-const skip = existsSync(VALIDATOR) ? false : 'needs ../shared/tools/ucp-validate (CI has it)';
-const validator = skip ? undefined : (await import(pathToFileURL(VALIDATOR).href)).createValidator();
+const { validator, skip } = await ucpValidator();
 
 /**
  * The catalog's UCP shapes over the demo catalog, straight from the service (the REST
@@ -27,11 +24,12 @@ function envelope(capability: string, status?: 'error') {
   return { version: '2026-04-08', ...(status && { status }), capabilities: { [capability]: [{ version: '2026-04-08' }] } };
 }
 
-/** Checks an answer in its envelope; get_product's error outcome (`status: 'error'`) puts its status there. */
+/** Checks an answer in its envelope; get_product's outcome (UcpOutcome) is an answer whose status is `error`. */
 function assertValid(operation: string, answer: object): void {
   const capability = operation === 'search_catalog' ? SEARCH : LOOKUP;
-  const { status, ...payload } = answer as { status?: 'error' };
-  const result = validator.validateRest(operation, 200, { ucp: envelope(capability, status), ...payload });
+  const outcome = answer instanceof UcpOutcome;
+  const payload = outcome ? { messages: answer.messages } : answer;
+  const result = validator!.validateRest(operation, 200, { ucp: envelope(capability, outcome ? 'error' : undefined), ...payload });
   assert.deepEqual(result.errors, [], `${operation}: ${JSON.stringify(payload).slice(0, 500)}`);
   assert.ok(result.valid);
 }
@@ -167,7 +165,7 @@ describe('UCP catalog shapes', { skip }, () => {
       assert.ok(answer.products.length > 0);
       assert.deepEqual(answer.messages?.map((message) => message.code), ['filter_ignored']);
       for (const request of [{}, { query: ' ,. ' }, { filters: {} }, { filters: { brand: 'x' } }, { pagination: { limit: 5 } }] as UcpSearchRequest[]) {
-        await assert.rejects(ucp().search(request), (error: unknown) => error instanceof UcpCatalogRefusal && error.code === 'invalid_request');
+        await assert.rejects(ucp().search(request), (error: unknown) => error instanceof UcpProtocolError && error.statusCode === 400 && error.code === 'invalid_request');
       }
     });
 
@@ -327,14 +325,11 @@ describe('UCP catalog shapes', { skip }, () => {
     it("answers UCP's error outcome for an unknown id, and for a product not sold in the market", async () => {
       const unknown = ucp().getProduct({ id: 'prod_nope' });
       assertValid('get_product', unknown);
-      assert.deepEqual(unknown, { status: 'error', messages: [{ type: 'error', code: 'not_found', content: 'Product not found: prod_nope', severity: 'unrecoverable' }] });
+      assert.deepEqual(unknown, new UcpOutcome([{ type: 'error', code: 'not_found', content: 'Product not found: prod_nope', severity: 'unrecoverable' }]));
       const spelt = (await testApp.client.get('/public/v1/products/pearled-spelt-garfagnana')).data.product;
       const unsold = ucp().getProduct({ id: spelt.id, context: { address_country: 'US' } });
       assertValid('get_product', unsold);
-      assert.deepEqual(unsold, {
-        status: 'error',
-        messages: [{ type: 'error', code: 'item_unavailable', content: `${spelt.id}: not sold in US (no price in USD).`, severity: 'recoverable' }],
-      });
+      assert.deepEqual(unsold, new UcpOutcome([{ type: 'error', code: 'item_unavailable', content: `${spelt.id}: not sold in US (no price in USD).`, severity: 'recoverable' }]));
       const sold = ucp().getProduct({ id: spelt.id });
       assertValid('get_product', sold);
       assert.ok('product' in sold && sold.product.selected === undefined && sold.product.options === undefined);
@@ -343,7 +338,7 @@ describe('UCP catalog shapes', { skip }, () => {
     it('refuses an option named twice in selected', () => {
       assert.throws(
         () => ucp().getProduct({ id: 'x', selected: [{ name: 'Size', label: 'S/M' }, { name: 'Size', label: 'L/XL' }] }),
-        (error: unknown) => error instanceof UcpCatalogRefusal && /Size/.test(error.message),
+        (error: unknown) => error instanceof UcpProtocolError && error.code === 'invalid_request' && /Size/.test(error.message),
       );
     });
   });

@@ -88,9 +88,9 @@ export type UcpSearchRequest = Static<typeof UcpSearchRequest>;
 
 export const UcpLookupRequest = Type.Object(
   {
+    // The bound is checked by the lookup, which answers UCP's own code for it (request_too_large).
     ids: Type.Array(Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH }), {
       minItems: 1,
-      maxItems: MAX_LOOKUP_IDENTIFIERS,
       description: `Product ids, variant ids or SKUs, 1 to ${MAX_LOOKUP_IDENTIFIERS} (more is \`request_too_large\`); duplicates are answered once.`,
     }),
     ...commonFields,
@@ -228,3 +228,42 @@ const UcpDetailProduct = Type.Object(
 );
 
 export const ucpCatalogSchemas = [UcpPrice, UcpVariant, UcpProduct, UcpDetailProduct];
+
+/** The notes of a catalog answer: hints not followed, filters not applied, identifiers not found. */
+const InfoMessages = Type.Optional(
+  Type.Array(
+    Type.Object({
+      type: Type.Literal('info'),
+      code: Type.String({
+        description:
+          'market_fallback (the context names no served market), filter_ignored, unknown_category, price_filter_ignored (filters.price in another currency), not_found (an identifier that names nothing), item_unavailable (an identifier whose product or variant is not sold in the market or not within the filters).',
+      }),
+      content: Type.String({ description: 'Says what and why; for not_found, the identifier itself.' }),
+    }),
+    { description: 'Absent when there is nothing to say.' },
+  ),
+);
+
+export const UcpSearchResult = Type.Object({
+  products: Type.Array(Type.Ref('UcpProduct'), {
+    description: 'A page of the products matching, in /public/v1\'s order; a product whose variants all fall outside the filters (when both price and available are given) is left out of its page.',
+  }),
+  pagination: Type.Object({
+    cursor: Type.Optional(Type.String({ description: 'For the next page; present exactly when has_next_page.' })),
+    has_next_page: Type.Boolean(),
+    total_count: Type.Integer({ minimum: 0, description: 'Products matching in the market, on all pages.' }),
+  }),
+  messages: InfoMessages,
+});
+
+export const UcpLookupResult = Type.Object({
+  products: Type.Array(Type.Ref('UcpProduct'), {
+    description: 'Each product found once, in the order of its first identifier; its variants are those the identifiers resolved to, each with `inputs`.',
+  }),
+  messages: InfoMessages,
+});
+
+export const UcpGetProductResult = Type.Object({
+  product: Type.Ref('UcpDetailProduct'),
+  messages: InfoMessages,
+});

@@ -1,17 +1,19 @@
 import { availabilityOf } from '../../catalog/model/availability.js';
 import { DEFAULT_LIMIT, type CatalogService } from '../../catalog/queries/catalog-service.js';
-import { locateAnyIdentifier, type Located } from '../../catalog/queries/lookup.js';
+import { locateAnyIdentifier, MAX_LOOKUP_IDENTIFIERS, type Located } from '../../catalog/queries/lookup.js';
 import type { Market } from '../../catalog/queries/market.js';
 import { variantDisplayName } from '../../catalog/queries/render.js';
 import type { LiveCatalog } from '../../catalog/read-model/live-catalog.js';
 import { minorPriceIn, minorPriceRange, toMajorUnits } from '../../catalog/read-model/pricing.js';
+import { CatalogReadError } from '../../catalog/read-model/read-errors.js';
 import { resolveFilter, type FilterInput, type ProductFilter } from '../../catalog/read-model/product-filter.js';
 import { textIn, type CatalogProduct, type CatalogVariant } from '../../catalog/read-model/product.js';
 import { words } from '../../catalog/read-model/text.js';
 import { MAX_PAGE_SIZE } from '../../catalog/public-api/query-schemas.js';
 import type { Static } from 'typebox';
 import type { UcpGetProductRequest, UcpLookupRequest, UcpSearchFilters, UcpSearchRequest } from './catalog-schemas.js';
-import { marketFromContext, type UcpInfoMessage } from './context.js';
+import { UcpOutcome, UcpProtocolError, type UcpMessage } from '../errors.js';
+import { marketFromContext } from './context.js';
 
 /*
  * UCP's catalog (dev.ucp.shopping.catalog.search and .lookup) over the catalog service
@@ -72,36 +74,39 @@ export interface UcpProduct {
   selected?: UcpSelectedOption[];
 }
 
-export interface UcpErrorMessage {
-  type: 'error';
-  code: string;
-  content: string;
-  severity: 'recoverable' | 'unrecoverable';
-}
-
 export interface UcpSearchAnswer {
   products: UcpProduct[];
   pagination: { cursor?: string; has_next_page: boolean; total_count: number };
-  messages?: UcpInfoMessage[];
+  messages?: UcpMessage[];
 }
 
 export interface UcpLookupAnswer {
   products: UcpProduct[];
-  messages?: UcpInfoMessage[];
+  messages?: UcpMessage[];
 }
 
-/** get_product: the product, or UCP's business outcome `ucp.status: "error"` with the reason (not a protocol error). */
-export type UcpGetProductAnswer = { product: UcpProduct; messages?: UcpInfoMessage[] } | { status: 'error'; messages: UcpErrorMessage[] };
+/** get_product: the product, or UCP's business outcome `ucp.status: "error"` saying why (not a protocol error). */
+export type UcpGetProductAnswer = { product: UcpProduct; messages?: UcpMessage[] } | UcpOutcome;
 
-/** A request UCP's catalog cannot answer as sent: a protocol error (HTTP 400, MCP -32602) with this code. */
-export class UcpCatalogRefusal extends Error {
-  constructor(
-    readonly code: 'invalid_request',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'UcpCatalogRefusal';
+/** A request the catalog cannot answer as sent: HTTP 400, MCP -32602. */
+const invalidRequest = (content: string) => new UcpProtocolError(400, 'invalid_request', content);
+
+/**
+ * The catalog's refusals a UCP request can meet (src/catalog/read-model/read-errors.ts),
+ * worded in the request's terms; any other error is returned as it is.
+ */
+export function asUcpRefusal(error: unknown): unknown {
+  if (!(error instanceof CatalogReadError)) return error;
+  const { refusal } = error;
+  if (refusal.kind === 'invalid_cursor') {
+    return invalidRequest(
+      refusal.reason === 'other_list'
+        ? 'pagination.cursor belongs to another search: send it with the query, filters and context of the search it came from, or leave it out for the first page.'
+        : 'pagination.cursor was not issued by this catalog: send the pagination.cursor of the previous page unchanged.',
+    );
   }
+  if (refusal.kind === 'inverted_price_range') return invalidRequest('filters.price.min is above filters.price.max.');
+  return error;
 }
 
 /** The filters UCP's catalog applies; any other member of `filters` is ignored and reported. */
@@ -123,7 +128,7 @@ interface RequestFilter {
   matchesNothing: boolean;
   /** Whether the request names a filter this catalog applies (a search needs a query or one). */
   recognised: boolean;
-  notes: UcpInfoMessage[];
+  notes: UcpMessage[];
 }
 
 /** The catalog operations of UCP, each answering the payload of its response without the `ucp` envelope. */
@@ -137,8 +142,7 @@ export class UcpCatalog {
     const filters = requestFilter(live, request.filters, market, amountsInMarketCurrency);
     const query = request.query ?? '';
     if (words(query).length === 0 && !filters.recognised) {
-      throw new UcpCatalogRefusal(
-        'invalid_request',
+      throw invalidRequest(
         `A search needs a query with at least one word or a filter (${SUPPORTED_FILTERS.join(', ')}); use lookup_catalog to read products by id.`,
       );
     }
@@ -167,6 +171,9 @@ export class UcpCatalog {
    * variant for a product id, the very variant for a variant id or SKU.
    */
   lookup(request: UcpLookupRequest, acceptLanguage?: string): UcpLookupAnswer {
+    if (request.ids.length > MAX_LOOKUP_IDENTIFIERS) {
+      throw new UcpProtocolError(400, 'request_too_large', `ids holds ${request.ids.length} identifiers; a lookup takes at most ${MAX_LOOKUP_IDENTIFIERS}: split them over several.`);
+    }
     const live = this.catalog.live;
     const { market, amountsInMarketCurrency, notes } = marketFromContext(live, request.context, acceptLanguage);
     const filters = requestFilter(live, request.filters, market, amountsInMarketCurrency);
@@ -209,7 +216,7 @@ export class UcpCatalog {
     const live = this.catalog.live;
     const names = (request.selected ?? []).map((selection) => selection.name);
     const repeated = names.find((name, index) => names.indexOf(name) !== index);
-    if (repeated !== undefined) throw new UcpCatalogRefusal('invalid_request', `selected names the option "${repeated}" more than once; each option name may appear once.`);
+    if (repeated !== undefined) throw invalidRequest(`selected names the option "${repeated}" more than once; each option name may appear once.`);
     const located = locateAnyIdentifier(live, request.id);
     if (located === undefined) return failure('not_found', `Product not found: ${request.id}`, 'unrecoverable');
     const { market, amountsInMarketCurrency, notes } = marketFromContext(live, request.context, acceptLanguage);
@@ -276,8 +283,8 @@ function withMessages<T extends object, M>(answer: T, messages: M[]): T & { mess
   return messages.length > 0 ? { ...answer, messages } : answer;
 }
 
-function failure(code: string, content: string, severity: UcpErrorMessage['severity']): UcpGetProductAnswer {
-  return { status: 'error', messages: [{ type: 'error', code, content, severity }] };
+function failure(code: string, content: string, severity: 'recoverable' | 'unrecoverable'): UcpOutcome {
+  return new UcpOutcome([{ type: 'error', code, content, severity }]);
 }
 
 /**
@@ -289,7 +296,7 @@ function failure(code: string, content: string, severity: UcpErrorMessage['sever
  * priced in the market: UCP products and variants must carry a price.
  */
 function requestFilter(live: LiveCatalog, filters: Static<typeof UcpSearchFilters> | undefined, market: Market, amountsInMarketCurrency: boolean): RequestFilter {
-  const notes: UcpInfoMessage[] = [];
+  const notes: UcpMessage[] = [];
   const ignored = Object.keys(filters ?? {}).filter((name) => !(SUPPORTED_FILTERS as readonly string[]).includes(name));
   if (ignored.length > 0) {
     notes.push({ type: 'info', code: 'filter_ignored', content: `Filters not supported, ignored: ${ignored.join(', ')}. Supported: ${SUPPORTED_FILTERS.join(', ')}.` });

@@ -4,6 +4,7 @@ import { DEFAULT_LOCALE, LOCALES } from '../../catalog/model/locales.js';
 import { DEFAULT_COUNTRY, resolveMarket, type Market } from '../../catalog/queries/market.js';
 import type { LiveCatalog } from '../../catalog/read-model/live-catalog.js';
 import { cartMarket } from '../../sandbox/cart-pricing.js';
+import type { UcpMessage } from '../errors.js';
 
 /** Context strings are hints of a few words; `intent` is a sentence. */
 const HINT_MAX_LENGTH = 200;
@@ -38,19 +39,12 @@ export const UcpContext = Type.Object(
 );
 export type UcpContext = Static<typeof UcpContext>;
 
-/** UCP's informational message (a notice that needs no action). */
-export interface UcpInfoMessage {
-  type: 'info';
-  code: string;
-  content: string;
-}
-
 export interface ResolvedContext {
   market: Market;
   /** Whether amounts the request gives (a price filter) are in the market's currency: the context names none, or the same. */
   amountsInMarketCurrency: boolean;
   /** The hints that were not followed, as messages of the answer. */
-  notes: UcpInfoMessage[];
+  notes: UcpMessage[];
 }
 
 /**
@@ -73,7 +67,7 @@ export function marketFromContext(catalog: LiveCatalog, context: UcpContext | un
     if (country === undefined) unfollowed.push(`no market sells in currency "${context!.currency}"`);
   }
   const market = resolveMarket(catalog, { locale, country });
-  const notes: UcpInfoMessage[] =
+  const notes: UcpMessage[] =
     unfollowed.length === 0
       ? []
       : [
