@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import { LOCALES } from '../catalog/model/locales.js';
 import { DEFAULT_LIMIT } from '../catalog/queries/catalog-service.js';
+import { DEFAULT_COUNTRY } from '../catalog/queries/market.js';
 import { MAX_LOOKUP_IDENTIFIERS } from '../catalog/queries/lookup.js';
 import { MAX_PAGE_SIZE } from '../catalog/public-api/query-schemas.js';
 import type { UcpOperation, UcpOperationKit } from './operation.js';
@@ -14,8 +16,7 @@ import {
 import { asUcpRefusal, UcpCatalog } from './shapes/catalog.js';
 import { ROOT_CAPABILITIES } from './version.js';
 
-const MARKET =
-  "Prices are in minor units, in the market context.address_country picks (else the market context.currency's carts are priced in, else Italy); texts in context.language (else Accept-Language), en or it. A context that names no served market is answered in the default market with a market_fallback message.";
+const MARKET = `Prices are in minor units, in the market context.address_country picks (else the market carts in context.currency are priced in, else ${DEFAULT_COUNTRY}'s); texts in context.language (else Accept-Language), ${LOCALES.join(' or ')}. A context that names no served market is answered in the default market with a market_fallback message.`;
 
 /** Runs a catalog read, wording the catalog's refusals as UCP protocol errors. */
 async function read<T>(run: () => T | Promise<T>): Promise<T> {
