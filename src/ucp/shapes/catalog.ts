@@ -23,22 +23,22 @@ import { marketFromContext } from './context.js';
  * units). docs/ucp.md, Catalog, says the rules in words.
  */
 
-export interface UcpPrice {
+interface UcpPrice {
   amount: number;
   currency: string;
 }
 
-export interface UcpSelectedOption {
+interface UcpSelectedOption {
   name: string;
   label: string;
 }
 
-export interface UcpInputCorrelation {
+interface UcpInputCorrelation {
   id: string;
   match: 'exact' | 'featured';
 }
 
-export interface UcpVariant {
+interface UcpVariant {
   id: string;
   sku: string;
   title: string;
@@ -50,7 +50,7 @@ export interface UcpVariant {
   inputs?: UcpInputCorrelation[];
 }
 
-export interface UcpOptionValue {
+interface UcpOptionValue {
   label: string;
   /** get_product only: relative to the effective selections. */
   available?: boolean;
@@ -110,7 +110,7 @@ export function asUcpRefusal(error: unknown): unknown {
 }
 
 /** The filters UCP's catalog applies; any other member of `filters` is ignored and reported. */
-export const SUPPORTED_FILTERS = ['categories', 'price', 'available'] as const;
+const SUPPORTED_FILTERS = ['categories', 'price', 'available'] as const;
 
 /** A variant shown in an answer: priced in the market and within the request's filters, with its price there (minor units). */
 interface ShownVariant {
@@ -156,10 +156,11 @@ export class UcpCatalog {
       limit: Math.min(request.pagination?.limit ?? DEFAULT_LIMIT, MAX_PAGE_SIZE),
       cursor: request.pagination?.cursor,
     });
+    // Rendered in the market as the list resolved it, in the same stretch as the page: one state of the catalog.
     const page = this.catalog.pageOf(listed);
     const products = page.products.flatMap((product) => {
-      const shown = shownVariants(product, market, filters.filter);
-      return shown.length === 0 ? [] : [this.#product(product, market, featuredFirst(shown).map((each) => renderVariant(product, each, market)))];
+      const shown = shownVariants(product, listed.market, filters.filter);
+      return shown.length === 0 ? [] : [this.#product(product, listed.market, featuredFirst(shown).map((each) => renderVariant(product, each, listed.market)))];
     });
     const pagination = { ...(page.nextCursor !== null && { cursor: page.nextCursor }), has_next_page: page.nextCursor !== null, total_count: page.count };
     return withMessages({ products, pagination }, messages);
