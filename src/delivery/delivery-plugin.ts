@@ -24,8 +24,9 @@ export interface DeliveryOptions {
 }
 
 /**
- * Webhooks for catalog changes: the service (decorated as `app.webhooks`, managed through
- * the admin API) and this instance's delivery rounds, from ready until close.
+ * Webhooks: the service (decorated as `app.webhooks`: catalog subscriptions managed
+ * through the admin API, and the kinds other features define and write events for) and
+ * this instance's delivery rounds, from ready until close.
  */
 export const deliveryPlugin = fp<DeliveryOptions>(
   async (app, { config, store, onAttempt, onChangesApplied }) => {

@@ -16,8 +16,8 @@ export async function startReading(db: Kysely<Database>, source: EventSource): P
 }
 
 /**
- * Turns the next source entries into deliveries, one per event and active subscription
- * that asked for its type, and moves the reader past them, all in one transaction: a
+ * Turns the next source entries into deliveries, one per event and active catalog
+ * subscription that asked for its type, and moves the reader past them, all in one transaction: a
  * crash before the commit leaves the entries to the next dispatch (on any instance), one
  * after it leaves the deliveries in the store. The reader's row is locked first, so
  * instances dispatching at once take turns; were an entry consumed twice anyway, its
@@ -30,7 +30,7 @@ export async function dispatch(db: Kysely<Database>, source: EventSource, now: D
     if (position === undefined) return 0;
     const entries = await source.after(trx, position, ENTRIES_PER_DISPATCH);
     if (entries.length === 0) return 0;
-    const subscriptions = await trx.selectFrom('webhook_subscriptions').select(['id', 'event_types']).where('status', '=', 'active').execute();
+    const subscriptions = await trx.selectFrom('webhook_subscriptions').select(['id', 'event_types']).where('kind', '=', 'catalog').where('status', '=', 'active').execute();
     const wanted = subscriptions.map((row) => ({ id: row.id, types: new Set(JSON.parse(row.event_types) as string[]) }));
     const at = now.toISOString();
     const rows = entries.flatMap((entry) =>

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { Webhook } from 'standardwebhooks';
 import type { WebhookConfig } from '../config.js';
 import { OutboundError, type OutboundClient } from '../http/outbound.js';
 import type { Database } from '../store/schema.js';
+import type { DeliveryKind, SubscriptionKind } from './kinds.js';
 import { pauseSubscription } from './subscriptions.js';
 
 /** A lease outlives the attempt it covers (the attempt's time-out twice, and this): no other instance sends the delivery meanwhile. */
@@ -17,6 +17,8 @@ export interface SenderOptions {
   outbound: OutboundClient;
   /** This instance, as `leased_by`. */
   instance: string;
+  /** How each kind of subscription is signed and sent. */
+  kinds: ReadonlyMap<SubscriptionKind, DeliveryKind>;
   clock(): Date;
   onAttempt(outcome: AttemptOutcome): void;
   /**
@@ -70,12 +72,12 @@ export async function claimDue(db: Kysely<Database>, options: SenderOptions, lim
   if (claimed.length === 0) return [];
   const subscriptionIds = [...new Set(claimed.map((row) => row.subscription_id))];
   const targets = new Map(
-    (await db.selectFrom('webhook_subscriptions').select(['id', 'url', 'secret']).where('id', 'in', subscriptionIds).execute()).map((row) => [row.id, row]),
+    (await db.selectFrom('webhook_subscriptions').select(['id', 'kind', 'url', 'secret']).where('id', 'in', subscriptionIds).execute()).map((row) => [row.id, row]),
   );
   return claimed.flatMap((row) => {
     const target = targets.get(row.subscription_id);
     // A subscription deleted since the claim took its deliveries with it.
-    return target ? [{ ...row, attempts: Number(row.attempts), target: { url: target.url, secret: target.secret } }] : [];
+    return target ? [{ ...row, attempts: Number(row.attempts), target: { kind: target.kind, url: target.url, secret: target.secret } }] : [];
   });
 }
 
@@ -92,34 +94,52 @@ export interface ClaimedDelivery {
   payload: string;
   attempts: number;
   created_at: string;
-  target: { url: string; secret: string };
+  target: { kind: SubscriptionKind; url: string; secret: string };
 }
 
-/** One attempt: signed as Standard Webhooks says, sent, and its outcome recorded while the lease holds. */
+/**
+ * One attempt: signed as its subscription's kind says (kinds.ts), sent, and its outcome
+ * recorded while the lease holds. A kind that wants https refuses any other target
+ * (unless WEBHOOK_ALLOW_PRIVATE_TARGETS): the attempt fails, saying why.
+ */
 export async function attempt(db: Kysely<Database>, options: SenderOptions, row: ClaimedDelivery): Promise<void> {
   const { target } = row;
+  const kind = options.kinds.get(target.kind);
+  if (!kind) throw new Error(`No delivery kind ${target.kind} is defined on this instance`);
   const sentAt = options.clock();
-  const headers = {
-    'content-type': 'application/json',
-    'user-agent': 'Vetrina-Webhooks/1',
-    'webhook-id': row.event_id,
-    'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-    'webhook-signature': new Webhook(target.secret).sign(row.event_id, sentAt, row.payload),
-  };
   let status: number | null = null;
   let error: string | null = null;
-  try {
-    status = (await options.outbound.post(target.url, headers, row.payload, options.shutdown)).status;
-    if (status < 200 || status > 299) error = status >= 300 && status < 400 ? `answered ${status}: redirects are not followed` : `answered ${status}`;
-  } catch (failure) {
-    error = failure instanceof OutboundError ? failure.message : 'the request failed';
+  if (kind.httpsOnly && !options.config.allowPrivateTargets && new URL(target.url).protocol !== 'https:') {
+    error = `the target is not an https URL, which ${target.kind} webhooks need`;
+  } else {
+    const headers = await kind.sign({
+      url: target.url,
+      headers: { 'content-type': 'application/json', 'user-agent': 'Vetrina-Webhooks/1' },
+      body: row.payload,
+      eventId: row.event_id,
+      occurredAt: new Date(row.created_at),
+      sentAt,
+      secret: target.secret,
+    });
+    try {
+      status = (await options.outbound.post(target.url, headers, row.payload, options.shutdown)).status;
+      if (status < 200 || status > 299) error = status >= 300 && status < 400 ? `answered ${status}: redirects are not followed` : `answered ${status}`;
+    } catch (failure) {
+      error = failure instanceof OutboundError ? failure.message : 'the request failed';
+    }
   }
   if (options.shutdown.aborted) return;
   options.onAttempt(error === null ? 'delivered' : 'failed');
-  await record(db, options, row, { status, error, at: sentAt });
+  await record(db, options, row, kind, { status, error, at: sentAt });
 }
 
-async function record(db: Kysely<Database>, options: SenderOptions, row: ClaimedDelivery, outcome: { status: number | null; error: string | null; at: Date }): Promise<void> {
+async function record(
+  db: Kysely<Database>,
+  options: SenderOptions,
+  row: ClaimedDelivery,
+  kind: DeliveryKind,
+  outcome: { status: number | null; error: string | null; at: Date },
+): Promise<void> {
   const attempts = row.attempts + 1;
   const at = outcome.at.toISOString();
   const done = { attempts, last_attempt_at: at, last_status_code: outcome.status, last_error: outcome.error?.slice(0, MAX_ERROR_LENGTH) ?? null, lease_until: null, leased_by: null };
@@ -134,8 +154,13 @@ async function record(db: Kysely<Database>, options: SenderOptions, row: Claimed
     await mine(db).set({ ...done, next_attempt_at: new Date(next).toISOString() }).execute();
     return;
   }
+  const failed = { ...done, status: 'failed' as const, next_attempt_at: null };
+  if (!kind.pausesWhenGivenUp) {
+    await mine(db).set(failed).execute();
+    return;
+  }
   await db.transaction().execute(async (trx) => {
-    const updated = await mine(trx).set({ ...done, status: 'failed', next_attempt_at: null }).executeTakeFirst();
+    const updated = await mine(trx).set(failed).executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) return;
     const reason = `Delivery ${row.id} (event ${row.event_id}) failed ${attempts} attempt${attempts === 1 ? '' : 's'} over ${Math.round((outcome.at.getTime() - Date.parse(row.created_at)) / 1000)} s; the last: ${done.last_error}.`;
     await pauseSubscription(trx, row.subscription_id, reason, outcome.at);

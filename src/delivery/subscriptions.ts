@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { newId, newOrderedId } from '../lib/new-id.js';
 import type { Database, WebhookDeliveryTable, WebhookSubscriptionTable } from '../store/schema.js';
-import type { WebhookEvent } from './events.js';
+import type { SubscriptionKind } from './kinds.js';
 
 /** A subscription as the admin API shows it: never its secret. */
 export interface Subscription {
   id: string;
+  kind: SubscriptionKind;
   url: string;
   event_types: string[];
   description: string | null;
@@ -39,6 +40,7 @@ const newSecret = () => `whsec_${randomBytes(SECRET_BYTES).toString('base64')}`;
 
 const subscription = (row: Selectable<WebhookSubscriptionTable>): Subscription => ({
   id: row.id,
+  kind: row.kind,
   url: row.url,
   event_types: JSON.parse(row.event_types) as string[],
   description: row.description,
@@ -69,13 +71,14 @@ export interface NewSubscription {
   description?: string;
 }
 
-/** Creates an active subscription; the answer carries its secret, the only time it is shown. */
+/** Creates an active catalog subscription; the answer carries its secret, the only time it is shown. */
 export async function createSubscription(db: Kysely<Database>, actor: string, fields: NewSubscription, now: Date): Promise<{ subscription: Subscription; secret: string }> {
   const secret = newSecret();
   const row = await db
     .insertInto('webhook_subscriptions')
     .values({
       id: newId('whk'),
+      kind: 'catalog',
       url: fields.url,
       event_types: JSON.stringify([...new Set(fields.event_types)]),
       description: fields.description ?? null,
@@ -126,14 +129,58 @@ export async function deleteSubscription(db: Kysely<Database>, id: string): Prom
   });
 }
 
-/** A delivery row for `event` to `subscriptionId`, due at once. */
-export function deliveryRow(subscriptionId: string, event: WebhookEvent, now: string) {
+/** A subscription that is not the admin API's: where events of one kind go to one URL, written by the feature that makes them. */
+export interface KindTarget {
+  kind: Exclude<SubscriptionKind, 'catalog'>;
+  url: string;
+  /** Shown to operators, from the first event that made the subscription. */
+  description: string;
+  /** Who made it, as operators see it in `created_by`. */
+  createdBy: string;
+}
+
+/**
+ * The subscription of `target`, made active on its first use. Its URL has one (the
+ * partial unique index of migration 0009): of transactions making it at once, the others
+ * wait for the first and then find it.
+ */
+export async function kindSubscription(db: Kysely<Database>, target: KindTarget, now: Date): Promise<{ id: string; status: Subscription['status'] }> {
+  await db
+    .insertInto('webhook_subscriptions')
+    .values({
+      id: newId('whk'),
+      kind: target.kind,
+      url: target.url,
+      event_types: '[]',
+      description: target.description,
+      secret: '',
+      status: 'active',
+      paused_reason: null,
+      paused_at: null,
+      created_by: target.createdBy,
+      created_at: now.toISOString(),
+    })
+    .onConflict((conflict) => conflict.doNothing())
+    .execute();
+  return db
+    .selectFrom('webhook_subscriptions')
+    .select(['id', 'status'])
+    .where('kind', '=', target.kind)
+    .where('url', '=', target.url)
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * A delivery row for `event` to `subscriptionId`, due at once. Every attempt sends
+ * `payload`: the event's JSON unless given (an event whose body is not the event itself).
+ */
+export function deliveryRow<Event extends { id: string; type: string }>(subscriptionId: string, event: Event, now: string, payload = JSON.stringify(event)) {
   return {
     id: newOrderedId('dlv'),
     subscription_id: subscriptionId,
     event_id: event.id,
     event_type: event.type,
-    payload: JSON.stringify(event),
+    payload,
     status: 'pending' as const,
     attempts: 0,
     created_at: now,

@@ -8,18 +8,21 @@ import { readChangeLogReader } from '../store/change-log-readers.js';
 import type { Db } from '../store/database.js';
 import { dispatch, startReading } from './dispatcher.js';
 import { TEST_EVENT_TYPE, type EventSource, type WebhookEvent } from './events.js';
+import { CATALOG_DELIVERY, type DeliveryKind, type SubscriptionKind } from './kinds.js';
 import { attempt, claimDue, releaseClaims, type AttemptOutcome, type ClaimedDelivery, type SenderOptions } from './sender.js';
 import {
   createSubscription,
   deleteSubscription,
   deliveryRow,
   getSubscription,
+  kindSubscription,
   listSubscriptions,
   pauseSubscription,
   pruneDeliveries,
   recentDeliveries,
   resumeSubscription,
   delivery,
+  type KindTarget,
   type NewSubscription,
 } from './subscriptions.js';
 
@@ -57,6 +60,7 @@ export class WebhookService {
   readonly #warn: (error: unknown) => void;
   readonly #onAttempt: (outcome: AttemptOutcome) => void;
   readonly #sending: SenderOptions;
+  readonly #kinds = new Map<SubscriptionKind, DeliveryKind>([['catalog', CATALOG_DELIVERY]]);
   /** Attempts under way on this instance, at most WEBHOOK_CONCURRENCY. */
   readonly #inFlight = new Set<Promise<void>>();
   /** Of them, per subscription: at most WEBHOOK_CONCURRENCY_PER_WEBHOOK each. */
@@ -80,7 +84,37 @@ export class WebhookService {
     this.#targets = options.config.allowPrivateTargets ? 'any' : 'public';
     this.#outbound = new OutboundClient({ targets: this.#targets, timeoutMs: options.config.timeoutMs, maxResponseBytes: options.config.maxResponseBytes });
     this.#warn = throttledWarning(options.log, 'webhook delivery round failed');
-    this.#sending = { config: this.#config, outbound: this.#outbound, instance: this.#instance, clock: this.#clock, onAttempt: this.#onAttempt, shutdown: this.#shutdown.signal };
+    this.#sending = {
+      config: this.#config,
+      outbound: this.#outbound,
+      instance: this.#instance,
+      kinds: this.#kinds,
+      clock: this.#clock,
+      onAttempt: this.#onAttempt,
+      shutdown: this.#shutdown.signal,
+    };
+  }
+
+  /**
+   * How subscriptions of `name` are signed and sent: the feature that writes their
+   * events defines it while the app is built, before the first round.
+   */
+  defineKind(name: Exclude<SubscriptionKind, 'catalog'>, kind: DeliveryKind): void {
+    this.#kinds.set(name, kind);
+  }
+
+  /**
+   * Writes `event`, whose attempts send `payload`, for `target`'s subscription (made on
+   * first use) in `trx`, the transaction that makes the event, so both commit or neither
+   * does: the outbox of events that are not catalog changes. Nothing is written while the
+   * subscription is paused, as for catalog events. Call {@link wake} once `trx` has
+   * committed, so the event leaves at once rather than at the next WEBHOOK_POLL_MS.
+   */
+  async queue(trx: Db, target: KindTarget, event: { id: string; type: string }, payload: string): Promise<void> {
+    const now = this.#clock();
+    const subscription = await kindSubscription(trx, target, now);
+    if (subscription.status === 'paused') return;
+    await trx.insertInto('webhook_deliveries').values(deliveryRow(subscription.id, event, now.toISOString(), payload)).execute();
   }
 
   /** Why a target URL is refused at creation (a literal non-public address), or undefined. Names are checked when sending. */

@@ -8,6 +8,7 @@ import * as taxonomy from './migrations/0005-taxonomy.js';
 import * as changeDetails from './migrations/0006-change-details.js';
 import * as webhooks from './migrations/0007-webhooks.js';
 import * as sandboxCheckouts from './migrations/0008-sandbox-checkouts.js';
+import * as webhookKinds from './migrations/0009-webhook-kinds.js';
 
 /** Migrations live in code so the same list runs from `src` (tsx) and from `dist`. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006-change-details': changeDetails,
   '0007-webhooks': webhooks,
   '0008-sandbox-checkouts': sandboxCheckouts,
+  '0009-webhook-kinds': webhookKinds,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -37,11 +37,16 @@ export interface ChangeLogReaderTable {
 
 export interface WebhookSubscriptionTable {
   id: string;
+  /**
+   * `catalog`: subscribed through the admin API to catalog events; `ucp_order`: a UCP
+   * platform's order webhook, one per URL, made by its first order (src/delivery/kinds.ts).
+   */
+  kind: 'catalog' | 'ucp_order';
   url: string;
-  /** JSON array of event types. */
+  /** JSON array of the catalog event types it takes; empty for kinds whose events are written for them. */
   event_types: string;
   description: string | null;
-  /** The signing secret, `whsec_<base64>`: kept to sign, never shown again after creation. */
+  /** The Standard Webhooks signing secret of a `catalog` subscription, `whsec_<base64>`: kept to sign, never shown again after creation; empty for other kinds, which sign otherwise. */
   secret: string;
   status: 'active' | 'paused';
   paused_reason: string | null;

@@ -4,6 +4,7 @@ import type { CatalogService } from '../catalog/queries/catalog-service.js';
 import type { Config } from '../config.js';
 import { admitKeyWithScope } from '../sandbox/admission.js';
 import type { SandboxPrincipal } from '../sandbox/auth.js';
+import type { CompletionHooks } from '../sandbox/checkout/checkout-service.js';
 import type { Scope } from '../sandbox/scopes.js';
 import type { SandboxServices } from '../sandbox/services.js';
 import { ucpMetadata } from './envelope.js';
@@ -81,6 +82,8 @@ export interface UcpOperationKit {
   continueUrl: string;
   /** The payment handlers of checkout answers, as they are now. */
   paymentHandlers: () => Record<string, object[]>;
+  /** What complete_checkout passes to the sandbox's `complete`: the order event to the platform's order webhook (src/ucp/order-events.ts). */
+  orderEvents: (negotiated: Negotiated) => CompletionHooks;
 }
 
 /** An operation's answer: `created` (201 on REST) or `ok` (200), and the body with its `ucp` field. */

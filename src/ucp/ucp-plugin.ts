@@ -14,6 +14,7 @@ import { ucpTools } from './mcp/ucp-tools.js';
 import { catalogOperations } from './catalog-operations.js';
 import { Negotiator } from './negotiation/negotiator.js';
 import { UCP_TAG } from './openapi.js';
+import { OrderEvents } from './order-events.js';
 import type { UcpOperation, UcpOperationKit } from './operation.js';
 import { businessProfile, sandboxPaymentConfig } from './profile/business-profile.js';
 import { paymentHandlerInResponse, SANDBOX_PAYMENT_HANDLER } from './profile/payment-handler.js';
@@ -39,7 +40,8 @@ export interface UcpPluginOptions {
 /**
  * The Universal Commerce Protocol (docs/ucp.md): the business profile at
  * `/.well-known/ucp`, the simulated payment handler's documents, the REST binding under
- * `/ucp/v1` and the MCP binding at `/ucp/mcp`, over the catalog and the sandbox.
+ * `/ucp/v1` and the MCP binding at `/ucp/mcp`, over the catalog and the sandbox, and the
+ * order events to platforms' webhooks, over webhook delivery.
  */
 export const ucpPlugin = fp<UcpPluginOptions>(
   async (app: FastifyInstance, { config, store, clock, extraOperations }) => {
@@ -49,12 +51,14 @@ export const ucpPlugin = fp<UcpPluginOptions>(
     const payment = () => sandboxPaymentConfig(app.catalog.markets(), shippingCurrencies);
     const negotiator = new Negotiator({ config: config.ucp, continueUrl: config.storefrontUrl, clock });
     app.addHook('onClose', async () => negotiator.close());
+    const orderEvents = new OrderEvents({ webhooks: app.webhooks, signingKey, publicBaseUrl });
     const kit: UcpOperationKit = {
       config,
       catalog: app.catalog,
       sandbox: app.sandbox,
       continueUrl: config.storefrontUrl,
       paymentHandlers: () => ({ [SANDBOX_PAYMENT_HANDLER]: [paymentHandlerInResponse(payment())] }),
+      orderEvents: (negotiated) => orderEvents.hooks(negotiated),
     };
     const operations = [...UCP_OPERATION_GROUPS.flatMap((group) => group(kit)), ...(extraOperations?.(kit) ?? [])];
     const rateLimit = app.catalogRateLimit;
@@ -94,5 +98,5 @@ export const ucpPlugin = fp<UcpPluginOptions>(
       { prefix: '/ucp' },
     );
   },
-  { name: 'ucp', dependencies: ['catalog', 'sandbox', 'rate-limits', 'error-surfaces'] },
+  { name: 'ucp', dependencies: ['catalog', 'sandbox', 'delivery', 'rate-limits', 'error-surfaces'] },
 );

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { WebhookConfig } from '../../config.js';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../delivery/events.js';
+import { SUBSCRIPTION_KINDS } from '../../delivery/kinds.js';
 import { DELIVERY_RETENTION_MS } from '../../delivery/subscriptions.js';
 import { AdminProblem } from '../errors.js';
 import { errorResponses, ok } from '../schemas.js';
@@ -12,13 +13,18 @@ const WebhookParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
 const Webhook = Type.Object({
   id: Type.String(),
+  kind: Type.String({
+    enum: [...SUBSCRIPTION_KINDS],
+    description:
+      '`catalog`: subscribed here to catalog events. `ucp_order`: a UCP platform\'s order webhook (the `webhook_url` of its profile), made by its first simulated order and signed with the business key of `/.well-known/ucp` (docs/ucp.md, Order events); it can be paused, resumed and deleted here, and the next order makes a deleted one again.',
+  }),
   url: Type.String(),
-  event_types: Type.Array(Type.String({ enum: [...EVENT_TYPES] })),
+  event_types: Type.Array(Type.String({ enum: [...EVENT_TYPES] }), { description: 'The catalog events it takes; empty for a `ucp_order` webhook, which takes its platform\'s orders.' }),
   description: Type.Union([Type.String(), Type.Null()]),
   status: Type.String({ enum: ['active', 'paused'] }),
   paused_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why it is paused: by whom, or which delivery failed how often and how (the last status code or error).' }),
   paused_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  created_by: Type.String({ description: 'The admin token that created it.' }),
+  created_by: Type.String({ description: 'The admin token that created it; `ucp` for a `ucp_order` webhook.' }),
   created_at: Type.String({ format: 'date-time' }),
 });
 
@@ -112,7 +118,7 @@ export function webhookRoutes(app: FastifyInstance, { webhooks, webhookConfig }:
         operationId: 'adminListWebhooks',
         tags: ['webhooks'],
         summary: 'List webhooks',
-        description: 'Every subscription, oldest first, without secrets.',
+        description: 'Every subscription, of every kind, oldest first, without secrets.',
         security,
         response: { 200: ok('The webhooks', Type.Object({ webhooks: Type.Array(Webhook), request_id: requestId })), ...errorResponses({}) },
       },
@@ -194,17 +200,20 @@ export function webhookRoutes(app: FastifyInstance, { webhooks, webhookConfig }:
         operationId: 'adminTestWebhook',
         tags: ['webhooks'],
         summary: 'Send a test event',
-        description: `Queues a \`${TEST_EVENT_TYPE}\` event for this webhook, whatever its event types, signed and retried like any other; the answer is its delivery, whose outcome GET /admin/v1/webhooks/{id}/deliveries shows. 409 while the webhook is paused.`,
+        description: `Queues a \`${TEST_EVENT_TYPE}\` event for this catalog webhook, whatever its event types, signed and retried like any other; the answer is its delivery, whose outcome GET /admin/v1/webhooks/{id}/deliveries shows. 409 while the webhook is paused, and for a \`ucp_order\` webhook, whose platform takes orders only.`,
         security,
         params: WebhookParams,
         response: {
           202: ok('Queued', Type.Object({ delivery: Delivery, request_id: requestId })),
-          ...errorResponses({ 404: NOT_FOUND, 409: 'CONFLICT: the webhook is paused; resume it first.' }),
+          ...errorResponses({ 404: NOT_FOUND, 409: 'CONFLICT: the webhook is paused (resume it first), or is not a catalog webhook.' }),
         },
       },
     },
     async (request, reply) => {
       const webhook = found(await webhooks.get(request.params.id));
+      if (webhook.kind !== 'catalog') {
+        throw new AdminProblem('CONFLICT', `A ${webhook.kind} webhook takes its platform's orders only: no test event is sent to it.`, 'Complete a checkout as the platform to send it an order event.');
+      }
       if (webhook.status === 'paused') throw new AdminProblem('CONFLICT', 'The webhook is paused: nothing is sent to it.', 'POST /admin/v1/webhooks/{id}/resume first.');
       return reply.code(202).send({ delivery: await webhooks.sendTest(webhook.id), request_id: request.id });
     },

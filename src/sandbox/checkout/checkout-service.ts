@@ -64,6 +64,8 @@ export interface CompletionHooks {
    * all; throwing rolls everything back.
    */
   onOrder?(trx: Db, order: OrderView): Promise<void>;
+  /** Runs once that transaction has committed (UCP starts sending the event it wrote at once). */
+  onCommitted?(order: OrderView): void;
 }
 
 /** A completion's answer: the session, and its order; or, declined, the session as it was with the decline among its problems. */
@@ -132,7 +134,7 @@ export class CheckoutSessionService {
 
   /**
    * Pays with a simulated instrument and, approved, completes the session into an order
-   * in one transaction with `hooks.onOrder`. Refused before anything is read: a card
+   * in one transaction with `hooks.onOrder` (then `hooks.onCommitted`). Refused before anything is read: a card
    * number anywhere in the payment (`real_card_refused`), a token the sandbox does not
    * know (`unknown_instrument`). Then: not the key's (`not_found`), completed or canceled
    * (`not_modifiable`), with problems (`not_ready`). A declined payment is an answer:
@@ -158,7 +160,7 @@ export class CheckoutSessionService {
       if (authorization.outcome === 'declined') {
         return { session: { ...sessionView(checkout, assessment), problems: [{ kind: 'payment_declined', reason: authorization.reason }] }, order: null };
       }
-      return this.deps.db.transaction().execute(async (trx) => {
+      const completion = await this.deps.db.transaction().execute(async (trx) => {
         const now = this.deps.clock();
         const completed = await updateCheckout(trx, checkout, { status: 'completed' }, now);
         if (!completed) return undefined;
@@ -176,6 +178,8 @@ export class CheckoutSessionService {
         await hooks.onOrder?.(trx, answer.order);
         return answer;
       });
+      if (completion) hooks.onCommitted?.(completion.order);
+      return completion;
     });
   }
 
