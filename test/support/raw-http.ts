@@ -29,7 +29,11 @@ export function readUntilClosed(socket: net.Socket): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
+    // A server that closes a connection whose request is still arriving may reset it
+    // (TCP sends RST when unread data is left): that is a close too, and 'close' follows.
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ECONNRESET') reject(error);
+    });
     socket.on('close', () => resolve(parseResponse(Buffer.concat(chunks).toString())));
   });
 }
