@@ -33,7 +33,7 @@ import { buildService, measure, readMemory, rssMb, startNodeProcess, type Measur
  *
  *   npm run bench:live -- --data-dir DIR | --database-url URL [--redis-url URL] | --products N [--updates 1000] [--seconds 10] [--rows-per-request 1] [--listeners [--read-seconds S]]
  *
- * The 10-minute run of docs/changes.md: --products 100000 --updates 10000 --seconds 600 --listeners --read-seconds 30
+ * The ten-minute run of issue 25 (README, "Live updates at scale"): --products 100000 --updates 10000 --seconds 600 --listeners --read-seconds 30
  */
 const USAGE = 'usage: npm run bench:live -- (--data-dir DIR | --database-url URL [--redis-url URL] | --products N [--cache-dir DIR]) [--updates N] [--seconds S] [--rows-per-request N] [--listeners [--read-seconds S]]';
 const STREAM_LISTENERS = 50;
