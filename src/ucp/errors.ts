@@ -2,8 +2,10 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import { Type } from 'typebox';
 import type { ErrorSurface } from '../http/error-surface.js';
 import { HttpProblem, type ProblemDetails } from '../http/problem.js';
+import { SandboxRefusalError } from '../sandbox/refusals.js';
 import { isStoreUnavailable } from '../store/store-unavailable.js';
 import { UcpMetadataSchema } from './envelope.js';
+import { checkoutProblemMessage, type UcpMessage } from './messages.js';
 import { UCP_VERSION } from './version.js';
 
 /**
@@ -87,11 +89,6 @@ export function jsonRpcProtocolError(problem: HttpProblem): ProtocolError {
   return new ProtocolError(jsonRpcCodeOf(problem.statusCode), problem.statusCode >= 500 ? 'Internal error' : problem.message, data);
 }
 
-/** A message of a UCP answer (types/message.json): an error, a warning or information. */
-export type UcpMessage =
-  | { type: 'error'; code: string; content: string; severity: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable'; path?: string }
-  | { type: 'warning' | 'info'; code: string; content: string; path?: string };
-
 /**
  * A business outcome with no resource to show (types/error_response.json): the
  * operation ran and answers why it could not act, e.g. an unknown cart (`not_found`),
@@ -119,6 +116,61 @@ export function capabilitiesIncompatible(capability: string, continueUrl: string
   );
 }
 
+const RESOURCE_NAMES = { cart: 'Cart', checkout: 'Checkout', order: 'Order' } as const;
+
+/**
+ * A refusal of the sandbox in UCP's terms (overview.md, Error Handling): what leaves no
+ * resource to act on is a business outcome (`not_found`, `not_modifiable`, `not_ready`
+ * with the checkout's problems as messages); what the request got wrong is a protocol
+ * error, 400 `invalid_request` in the sandbox's words, or the payment handler's own codes
+ * (`real_card_refused`, `unknown_instrument`); a key without the scope is 403. The
+ * cart service reports the same as REST problems of the sandbox's (`sandbox_not_found`,
+ * `sandbox_invalid_request`), worded likewise. Anything else is not a refusal: undefined.
+ */
+export function wordSandboxRefusal(error: unknown, continueUrl: string): UcpOutcome | UcpProtocolError | undefined {
+  const unrecoverable = (code: string, content: string) => new UcpOutcome([{ type: 'error', code, content, severity: 'unrecoverable' }], continueUrl);
+  if (error instanceof HttpProblem) {
+    if (error.code === 'sandbox_not_found') return unrecoverable('not_found', `${error.message} Carts expire with the sandbox key that made them, and a canceled cart is gone.`);
+    if (error.code === 'sandbox_invalid_request') return new UcpProtocolError(400, 'invalid_request', error.message);
+    return undefined;
+  }
+  if (!(error instanceof SandboxRefusalError)) return undefined;
+  const { refusal } = error;
+  switch (refusal.kind) {
+    case 'not_found':
+      return unrecoverable(
+        'not_found',
+        `${RESOURCE_NAMES[refusal.resource]} ${refusal.id} was not found: it does not exist, has expired (with the sandbox key that made it), or belongs to another key.`,
+      );
+    case 'not_modifiable':
+      return unrecoverable('not_modifiable', `${error.message} Create a new checkout to buy again.`);
+    case 'not_ready':
+      return new UcpOutcome(refusal.problems.map(checkoutProblemMessage), continueUrl);
+    case 'invalid_market':
+    case 'unsupported_currency':
+    case 'too_many_lines':
+    case 'quantity_out_of_range':
+    case 'unknown_fulfillment_option':
+      return new UcpProtocolError(400, 'invalid_request', error.message);
+    case 'real_card_refused':
+    case 'unknown_instrument':
+      return new UcpProtocolError(400, refusal.kind, error.message);
+    case 'insufficient_scope':
+      return new UcpProtocolError(403, 'insufficient_scope', error.message);
+  }
+}
+
+/** Runs a sandbox call, answering its refusals as {@link wordSandboxRefusal} words them: an outcome is the answer, a protocol error is thrown. */
+export async function answeringRefusals<T>(continueUrl: string, call: () => Promise<T>): Promise<T | UcpOutcome> {
+  try {
+    return await call();
+  } catch (error) {
+    const worded = wordSandboxRefusal(error, continueUrl);
+    if (worded instanceof UcpOutcome) return worded;
+    throw worded ?? error;
+  }
+}
+
 /** The REST body of a protocol error, for the document. */
 export const ProtocolErrorBody = Type.Object(
   {
@@ -129,23 +181,23 @@ export const ProtocolErrorBody = Type.Object(
   { title: 'UcpProtocolError' },
 );
 
+/** A message of an answer, for the document (types/message.json is the authority). */
+export const UcpMessageSchema = Type.Object(
+  {
+    type: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
+    code: Type.String(),
+    content: Type.String(),
+    severity: Type.Optional(Type.String({ description: 'Errors: recoverable (fix it with an update), unrecoverable (no resource to act on)...' })),
+    path: Type.Optional(Type.String({ description: 'RFC 9535 JSONPath to the field the message is about.' })),
+  },
+  { additionalProperties: true },
+);
+
 /** A business outcome with no resource, for the document (types/error_response.json is the authority). */
 export const UcpErrorResponseSchema = Type.Object(
   {
     ucp: UcpMetadataSchema,
-    messages: Type.Array(
-      Type.Object(
-        {
-          type: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
-          code: Type.String(),
-          content: Type.String(),
-          severity: Type.Optional(Type.String()),
-          path: Type.Optional(Type.String()),
-        },
-        { additionalProperties: true },
-      ),
-      { minItems: 1 },
-    ),
+    messages: Type.Array(UcpMessageSchema, { minItems: 1 }),
     continue_url: Type.Optional(Type.String({ format: 'uri' })),
   },
   { title: 'UcpErrorResponse' },

@@ -19,8 +19,8 @@ const MAX_SELECTIONS = 20;
 
 const openObject = (description: string) => Type.Optional(Type.Object({}, { additionalProperties: true, description }));
 
-/** Fields every catalog request takes besides its own: the market hints, and what UCP lets a platform pass that we do not use. */
-const commonFields = {
+/** Fields every catalog, cart and checkout request takes besides its own: the market hints, and what UCP lets a platform pass that we do not use. */
+export const commonFields = {
   context: Type.Optional(UcpContext),
   signals: openObject('Platform-observed signals (UCP signals): accepted, not used.'),
   attribution: openObject('Referral context (UCP attribution): accepted, not used.'),

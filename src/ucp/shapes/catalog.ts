@@ -12,7 +12,8 @@ import { words } from '../../catalog/read-model/text.js';
 import { MAX_PAGE_SIZE } from '../../catalog/public-api/query-schemas.js';
 import type { Static } from 'typebox';
 import type { UcpGetProductRequest, UcpLookupRequest, UcpSearchFilters, UcpSearchRequest } from './catalog-schemas.js';
-import { UcpOutcome, UcpProtocolError, type UcpMessage } from '../errors.js';
+import { UcpOutcome, UcpProtocolError } from '../errors.js';
+import type { UcpMessage } from '../messages.js';
 import { marketFromContext } from './context.js';
 
 /*

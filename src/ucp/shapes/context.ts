@@ -1,10 +1,11 @@
 import Negotiator from 'negotiator';
 import { Type, type Static } from 'typebox';
 import { DEFAULT_LOCALE, LOCALES } from '../../catalog/model/locales.js';
-import { DEFAULT_COUNTRY, resolveMarket, type Market } from '../../catalog/queries/market.js';
+import { DEFAULT_COUNTRY, resolveMarket, type Market, type MarketContext } from '../../catalog/queries/market.js';
 import type { LiveCatalog } from '../../catalog/read-model/live-catalog.js';
 import { cartMarket } from '../../sandbox/cart-pricing.js';
-import type { UcpMessage } from '../errors.js';
+import type { MarketRequest } from '../../sandbox/market-opening.js';
+import type { UcpMessage } from '../messages.js';
 
 /** Context strings are hints of a few words; `intent` is a sentence. */
 const HINT_MAX_LENGTH = 200;
@@ -78,4 +79,23 @@ export function marketFromContext(catalog: LiveCatalog, context: UcpContext | un
           },
         ];
   return { market, amountsInMarketCurrency: currency === undefined || currency === market.currency, notes };
+}
+
+/** The market a cart or checkout is opened for, as the sandbox names it (src/sandbox/market-opening.ts). */
+export function marketRequest({ country, currency, locale }: Market): MarketRequest {
+  return { country, currency, locale };
+}
+
+/** The `context` a cart or checkout answers with: the market pricing it now. */
+export const ContextEcho = Type.Object(
+  {
+    address_country: Type.String({ description: 'The served country whose market prices it: the shipping address\'s once one moved it.' }),
+    currency: Type.String(),
+    language: Type.String({ description: 'The language of the item titles.' }),
+  },
+  { description: 'The market pricing it now; absent when no market sells its currency any more.' },
+);
+
+export function contextEcho(market: MarketContext | null): Static<typeof ContextEcho> | undefined {
+  return market === null ? undefined : { address_country: market.country, currency: market.currency, language: market.locale };
 }

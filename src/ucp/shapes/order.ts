@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox';
 import type { OrderView } from '../../sandbox/checkout/checkout-views.js';
 import { UCP_PATHS } from '../endpoints.js';
+import { LineItem, SIMULATED, SimulatedFields, Totals, ucpLineItem, ucpTotals } from './line-items.js';
+import { PostalAddress, postalAddress } from './postal-address.js';
 
 /**
  * A simulated order as UCP's order entity (order.md, schemas/shopping/order.json): the
@@ -11,30 +13,7 @@ import { UCP_PATHS } from '../endpoints.js';
  * adjustment ever happens.
  */
 
-/** What the sandbox keeps of an address, as a shipment's destination. */
-type OrderAddress = OrderView['shipping_address'];
-
-const amount = (description: string) => Type.Integer({ minimum: 0, description: `${description}, in minor units of the order's currency.` });
-
-const Total = Type.Object({
-  type: Type.String({ description: '`subtotal` (the lines), `fulfillment` (shipping) or `total`.' }),
-  display_text: Type.Optional(Type.String()),
-  amount: amount('The amount'),
-});
-
 const LineReference = Type.Object({ id: Type.String({ description: 'A line item of the order.' }), quantity: Type.Integer({ minimum: 1 }) });
-
-const PostalAddress = Type.Object({
-  street_address: Type.Optional(Type.String()),
-  extended_address: Type.Optional(Type.String()),
-  address_locality: Type.Optional(Type.String()),
-  address_region: Type.Optional(Type.String()),
-  address_country: Type.Optional(Type.String({ description: 'ISO 3166-1 alpha-2.' })),
-  postal_code: Type.Optional(Type.String()),
-  first_name: Type.Optional(Type.String()),
-  last_name: Type.Optional(Type.String()),
-  phone_number: Type.Optional(Type.String()),
-});
 
 /** The order entity's fields (besides `ucp`), for the document: the release's order.json is the authority. */
 export const UcpOrderSchema = Type.Object(
@@ -44,15 +23,8 @@ export const UcpOrderSchema = Type.Object(
     permalink_url: Type.String({ format: 'uri', description: 'The order on this service: its get_order resource under the REST endpoint.' }),
     line_items: Type.Array(
       Type.Object({
-        id: Type.String({ description: "The line's variant id: a checkout has one line per variant." }),
-        item: Type.Object({
-          id: Type.String({ description: 'The variant id.' }),
-          title: Type.String({ description: "The product's title, and the variant's option values in parentheses when it has options." }),
-          price: amount('The unit price'),
-          image_url: Type.Optional(Type.String({ format: 'uri' })),
-        }),
+        ...LineItem.properties,
         quantity: Type.Object({ original: Type.Integer({ minimum: 1 }), total: Type.Integer({ minimum: 1 }), fulfilled: Type.Literal(0) }),
-        totals: Type.Array(Total),
         status: Type.Literal('processing', { description: 'Nothing is ever shipped from the sandbox.' }),
       }),
     ),
@@ -69,9 +41,8 @@ export const UcpOrderSchema = Type.Object(
       events: Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 0, description: 'Always empty: nothing is shipped.' }),
     }),
     currency: Type.String({ description: 'ISO 4217, the checkout session\'s.' }),
-    totals: Type.Array(Total),
-    environment: Type.Literal('sandbox'),
-    simulated: Type.Literal(true, { description: 'Nothing real was bought, paid or shipped.' }),
+    totals: Totals,
+    ...SimulatedFields,
   },
   { title: 'UcpOrder' },
 );
@@ -86,22 +57,6 @@ export function orderPermalink(publicBaseUrl: string, orderId: string): string {
   return `${publicBaseUrl}${UCP_PATHS.rest}/orders/${encodeURIComponent(orderId)}`;
 }
 
-/** A sandbox address as UCP's postal address (types/postal_address.json); a whole `name` has no field there and is left out. */
-export function postalAddress(address: OrderAddress): Static<typeof PostalAddress> {
-  const fields: Static<typeof PostalAddress> = {
-    street_address: address.line_one,
-    extended_address: address.line_two,
-    address_locality: address.city,
-    address_region: address.state,
-    address_country: address.country,
-    postal_code: address.postal_code,
-    first_name: address.first_name,
-    last_name: address.last_name,
-    phone_number: address.phone_number,
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-}
-
 export function ucpOrder(order: OrderView, publicBaseUrl: string): UcpOrder {
   const { fulfillment_option: shipping, totals } = order;
   return {
@@ -109,18 +64,8 @@ export function ucpOrder(order: OrderView, publicBaseUrl: string): UcpOrder {
     checkout_id: order.checkout_id,
     permalink_url: orderPermalink(publicBaseUrl, order.id),
     line_items: order.lines.map((line) => ({
-      id: line.variant_id,
-      item: {
-        id: line.variant_id,
-        title: line.item.variant_display_name === null ? line.item.title : `${line.item.title} (${line.item.variant_display_name})`,
-        price: line.unit_price,
-        ...(line.item.image_url !== null && { image_url: line.item.image_url }),
-      },
+      ...ucpLineItem(line),
       quantity: { original: line.quantity, total: line.quantity, fulfilled: 0 },
-      totals: [
-        { type: 'subtotal', amount: line.line_total },
-        { type: 'total', amount: line.line_total },
-      ],
       status: 'processing',
     })),
     fulfillment: {
@@ -136,12 +81,7 @@ export function ucpOrder(order: OrderView, publicBaseUrl: string): UcpOrder {
       events: [],
     },
     currency: order.currency,
-    totals: [
-      { type: 'subtotal', amount: totals.subtotal },
-      { type: 'fulfillment', display_text: shipping.title, amount: totals.fulfillment },
-      { type: 'total', amount: totals.total },
-    ],
-    environment: 'sandbox',
-    simulated: true,
+    totals: ucpTotals(totals, shipping.title),
+    ...SIMULATED,
   };
 }
