@@ -2,14 +2,14 @@ import type { ProtocolCartView } from '../sandbox/cart-views.js';
 import type { RefusedLine } from '../sandbox/cart-service.js';
 import { MAX_QUANTITY } from '../sandbox/schemas.js';
 import { CART_SCOPE } from '../sandbox/scopes.js';
-import { answeringRefusals, UcpOutcome, UcpProtocolError } from './errors.js';
+import { answeringRefusals, UcpOutcome } from './errors.js';
 import type { UcpMessage } from './messages.js';
 import type { UcpCall, UcpOperation, UcpOperationKit } from './operation.js';
 import { CartCreateRequest, CartResult, CartUpdateRequest, refusedLineMessage, ucpCart } from './shapes/cart.js';
 import { marketFromContext, marketRequest } from './shapes/context.js';
 import { rejectedDiscounts, type DiscountsInput } from './shapes/discounts.js';
-import { lineInputs } from './shapes/line-items.js';
-import { EXTENSIONS, ROOT_CAPABILITIES } from './version.js';
+import { lineInputs, requireBodyId } from './shapes/line-items.js';
+import { ROOT_CAPABILITIES } from './version.js';
 
 const KEY = `Needs a sandbox key with ${CART_SCOPE} (POST /sandbox/v1/keys), sent as Authorization: Bearer; a cart belongs to its key, and another key's is not_found. Simulated: nothing is reserved.`;
 const LINES = `line_items: { item: { id: <variant id> }, quantity } (1 to ${MAX_QUANTITY} per variant once lines of the same variant are added up, else invalid_request).`;
@@ -26,13 +26,13 @@ export function cartOperations({ catalog, sandbox, continueUrl }: UcpOperationKi
   const carts = sandbox.protocolCarts;
   /** The cart as answered to `call`: the discount extension's part only when negotiated. */
   const answer = (cart: ProtocolCartView, refused: readonly RefusedLine[], call: UcpCall, notes: readonly UcpMessage[] = [], codes?: DiscountsInput) => {
-    const discount = call.negotiated.capabilities.has(EXTENSIONS.discount) ? rejectedDiscounts(codes) : undefined;
+    const discount = rejectedDiscounts(call.negotiated, codes);
     return ucpCart(cart, refused, {
       continueUrl,
       // Only stored keys hold the cart scope, and every stored key expires.
       expiresAt: call.principal!.expiresAt!,
-      messages: [...notes, ...(discount?.messages ?? [])],
-      ...(discount && { discounts: discount.discounts }),
+      messages: [...notes, ...discount.messages],
+      discounts: discount.discounts,
     });
   };
 
@@ -90,7 +90,7 @@ export function cartOperations({ catalog, sandbox, continueUrl }: UcpOperationKi
     errors: { 400: `${BAD_REQUEST} The body's id, when given, must be the cart's.` },
     readOnly: false,
     run: ({ id, payload }, call) => {
-      if (payload.id !== undefined && payload.id !== id) throw new UcpProtocolError(400, 'invalid_request', `The body names cart ${payload.id}, not ${id}.`);
+      requireBodyId('cart', payload.id, id!);
       return answeringRefusals(continueUrl, async () => {
         const { cart, refused } = await carts.replaceItems(call.principal!, id!, lineInputs(payload.line_items));
         return answer(cart, refused, call, [], payload.discounts);

@@ -13,6 +13,7 @@ import { ucpErrors } from './errors.js';
 import { ucpTools } from './mcp/ucp-tools.js';
 import { cartOperations } from './cart-operations.js';
 import { catalogOperations } from './catalog-operations.js';
+import { checkoutOperations, orderOperations } from './checkout-operations.js';
 import { Negotiator } from './negotiation/negotiator.js';
 import { UCP_TAG } from './openapi.js';
 import { OrderEvents } from './order-events.js';
@@ -28,7 +29,7 @@ import { UCP_VERSION } from './version.js';
  * The operations served, over REST and MCP alike (docs/ucp.md, Adding an operation): each
  * group is a function of the kit that returns its operations.
  */
-export const UCP_OPERATION_GROUPS: readonly ((kit: UcpOperationKit) => readonly UcpOperation<any>[])[] = [catalogOperations, cartOperations];
+export const UCP_OPERATION_GROUPS: readonly ((kit: UcpOperationKit) => readonly UcpOperation<any>[])[] = [catalogOperations, cartOperations, checkoutOperations, orderOperations];
 
 export interface UcpPluginOptions {
   config: Config;

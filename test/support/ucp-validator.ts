@@ -42,6 +42,8 @@ export interface UcpValidator {
   validateRest(operation: string, status: number, body: unknown, options?: { profile?: unknown; capabilities?: unknown; version?: string }): ValidationResult;
   validateMcpResult(tool: string, result: unknown, options?: { profile?: unknown; capabilities?: unknown; version?: string }): ValidationResult;
   validateMcpError(error: unknown): ValidationResult;
+  /** What a platform sends: a request body of the operation, composed with the negotiated extensions. */
+  validateRestRequest(operation: string, body: unknown, options?: { capabilities?: unknown }): ValidationResult;
   validateSchema(schema: object | string, data: unknown): ValidationResult;
   negotiate(business: unknown, platform: unknown): { capabilities: Record<string, { version: string; extends: string[] }>; dropped: string[] };
   /** Its Ajv instance, which holds the release's schemas (to add a schema that refers to them). */

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import type { JsonWebKey } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { Type } from 'typebox';
 import type { OrderView } from '../../src/sandbox/checkout/checkout-views.js';
-import type { UcpOperation, UcpOperationKit } from '../../src/ucp/operation.js';
+import type { UcpOperationKit } from '../../src/ucp/operation.js';
 import { ROOT_CAPABILITIES, UCP_VERSION } from '../../src/ucp/version.js';
 import { adminClient, PIM_TOKEN, withAdmin, type AdminCall } from '../support/admin.js';
 import { APPROVED, CHECKOUT_ADDRESS, orderCount, principalOf } from '../support/checkout.js';
@@ -18,27 +17,6 @@ import { changeProduct, subscribe, waitForDeliveries, webhookSettings } from '..
 const { validator, skip } = await ucpValidator();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/**
- * complete_checkout as the commerce operations run it, reduced to what order events
- * need: the sandbox's completion with the kit's order event hooks for what the request
- * negotiated (src/ucp/order-events.ts), paid with the approved sandbox token.
- */
-const completeOperation = (kit: UcpOperationKit): UcpOperation<undefined> => ({
-  name: 'test_complete_checkout',
-  title: 'Complete a sandbox checkout (test)',
-  description: 'Completes the session with the approved sandbox token and the order events of complete_checkout.',
-  capability: ROOT_CAPABILITIES.checkout,
-  method: 'POST',
-  path: '/test/checkout-sessions/{id}/complete',
-  result: Type.Object({ order_id: Type.String() }),
-  scope: 'checkout:create',
-  readOnly: false,
-  run: async ({ id }, { negotiated, principal }) => {
-    const { order } = await kit.sandbox.checkouts.complete(principal!, id!, APPROVED, kit.orderEvents(negotiated));
-    return { order_id: order!.id };
-  },
-});
-
 /** The app, a platform profile server and a receiver standing for the platform's webhook, for the enclosing describe. */
 function useOrderEventsApp(allowPrivateTargets: boolean) {
   let kit: UcpOperationKit | undefined;
@@ -46,9 +24,10 @@ function useOrderEventsApp(allowPrivateTargets: boolean) {
     withAdmin({
       catalog: SANDBOX_PRODUCTS,
       config: { webhooks: webhookSettings({ allowPrivateTargets }), ucp: ucpTestConfig() },
+      // No operation of its own: the kit, for the test that runs the completion hooks inside a failing completion.
       ucpOperations: (operationKit) => {
         kit = operationKit;
-        return [completeOperation(operationKit)];
+        return [];
       },
     }),
   );
@@ -76,22 +55,31 @@ function useOrderEventsApp(allowPrivateTargets: boolean) {
       platform.serve(path, { body: platformProfile(webhookUrl === undefined ? {} : { webhookUrl }) });
       return platform.url(path);
     },
-    /** A checkout of two oils and a ten-cent item, completed by the platform of `profileUrl` over REST; the order, as the sandbox answers it. */
+    /** A checkout of two oils and a ten-cent item, made and completed by the platform of `profileUrl` over REST; the order, as the sandbox answers it. */
     async completeAs(profileUrl: string): Promise<OrderView> {
       const token = await testApp.newKey();
-      const principal = await principalOf(testApp, token);
+      const headers = { 'ucp-agent': ucpAgent(profileUrl) };
       const [oil, ten] = [await testApp.variantId('OIL'), await testApp.variantId('TEN')];
-      const session = await testApp.app.sandbox.checkouts.create(principal, {
-        lines: [
-          { variant_id: oil, quantity: 2 },
-          { variant_id: ten, quantity: 1 },
-        ],
-        shipping_address: CHECKOUT_ADDRESS,
-        fulfillment_option_id: 'sandbox_standard',
-      });
-      const response = await testApp.call(token, 'POST', `/ucp/v1/test/checkout-sessions/${session.id}/complete`, undefined, { 'ucp-agent': ucpAgent(profileUrl) });
-      assert.equal(response.statusCode, 200, response.body);
-      return testApp.app.sandbox.checkouts.getOrder(principal, response.data.order_id);
+      const destination = { id: 'home', street_address: 'Via Roma 1', address_locality: 'Milano', address_country: 'IT', postal_code: '20121' };
+      const created = await testApp.call(
+        token,
+        'POST',
+        '/ucp/v1/checkout-sessions',
+        {
+          line_items: [
+            { item: { id: oil }, quantity: 2 },
+            { item: { id: ten }, quantity: 1 },
+          ],
+          fulfillment: { methods: [{ type: 'shipping', destinations: [destination], groups: [{ selected_option_id: 'sandbox_standard' }] }] },
+        },
+        headers,
+      );
+      assert.equal(created.data.status, 'ready_for_complete', created.body);
+      const instrument = { id: 'instr_1', handler_id: 'sandbox_payment', type: 'card', credential: { type: 'sandbox_token', token: 'tok_sandbox_success' } };
+      const completed = await testApp.call(token, 'POST', `/ucp/v1/checkout-sessions/${created.data.id}/complete`, { payment: { instruments: [instrument] } }, headers);
+      assert.equal(completed.statusCode, 200, completed.body);
+      assert.equal(completed.data.status, 'completed', completed.body);
+      return testApp.app.sandbox.checkouts.getOrder(await principalOf(testApp, token), completed.data.order.id);
     },
   };
 }

@@ -6,7 +6,7 @@ import { lineProblemMessage, type UcpMessage } from '../messages.js';
 import { commonFields } from './catalog-schemas.js';
 import { ContextEcho, contextEcho } from './context.js';
 import { Discounts, DiscountsInput } from './discounts.js';
-import { LineItem, LineItemsInput, pricedTotals, SIMULATED, SimulatedFields, Totals, ucpLineItem } from './line-items.js';
+import { bodyId, LineItem, LineItemsInput, pricedTotals, SIMULATED, SimulatedFields, Totals, ucpLineItem } from './line-items.js';
 
 /*
  * UCP's cart (cart.md, schemas/shopping/cart.json) over the sandbox's carts
@@ -31,7 +31,7 @@ export type CartCreateRequest = Static<typeof CartCreateRequest>;
 
 export const CartUpdateRequest = Type.Object(
   {
-    id: Type.Optional(Type.String({ description: "The cart's id, as in the path (REST) or the id argument (MCP); another id is 400." })),
+    id: bodyId('cart'),
     ...cartFields,
   },
   {

@@ -1,5 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { UcpMessage } from '../messages.js';
+import type { Negotiated } from '../negotiation/negotiated.js';
+import { EXTENSIONS } from '../version.js';
 
 /**
  * The discount extension (discount.md) as the sandbox honours it: it has no discounts,
@@ -31,8 +33,13 @@ export const Discounts = Type.Object(
   { description: 'Present when the discount extension is negotiated.' },
 );
 
-/** The discounts of an answer and the warnings rejecting the codes the request sent. */
-export function rejectedDiscounts(input: DiscountsInput | undefined): { discounts: Static<typeof Discounts>; messages: UcpMessage[] } {
+/**
+ * The discount extension's part of an answer to a request that sent `input`: with the
+ * extension negotiated, `discounts` and the warnings rejecting each code; without it,
+ * nothing (the codes are not read).
+ */
+export function rejectedDiscounts(negotiated: Negotiated, input: DiscountsInput | undefined): { discounts?: Static<typeof Discounts>; messages: UcpMessage[] } {
+  if (!negotiated.capabilities.has(EXTENSIONS.discount)) return { messages: [] };
   const codes = input?.codes;
   return {
     discounts: { ...(codes && { codes }), applied: [] },

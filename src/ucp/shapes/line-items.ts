@@ -4,6 +4,7 @@ import { MAX_CHECKOUT_LINES, type CheckoutLineInput } from '../../sandbox/checko
 import type { CheckoutLineView } from '../../sandbox/checkout/checkout-views.js';
 import type { LineItemView, PricedParts, TotalsView } from '../../sandbox/line-views.js';
 import { MAX_QUANTITY } from '../../sandbox/schemas.js';
+import { UcpProtocolError } from '../errors.js';
 
 /*
  * Line items and totals as carts, checkouts and orders share them (types/line_item.json,
@@ -30,6 +31,14 @@ export const LineItemsInput = Type.Array(LineItemInput, {
   description: `The whole list of lines, at most ${MAX_CHECKOUT_LINES}: lines naming the same variant are added up into one.`,
 });
 export type LineItemsInput = Static<typeof LineItemsInput>;
+
+/** The `id` an update may carry (REST bodies of the release do): the resource's own, else 400. */
+export const bodyId = (resource: 'cart' | 'checkout') =>
+  Type.Optional(Type.String({ maxLength: MAX_ID_LENGTH, description: `The ${resource}'s id, as in the path (REST) or the id argument (MCP); another id is 400.` }));
+
+export function requireBodyId(resource: 'cart' | 'checkout', bodyId: string | undefined, id: string): void {
+  if (bodyId !== undefined && bodyId !== id) throw new UcpProtocolError(400, 'invalid_request', `The body names ${resource} ${bodyId}, not ${id}.`);
+}
 
 /** The lines of a request as the sandbox takes them. */
 export function lineInputs(lineItems: LineItemsInput): CheckoutLineInput[] {
