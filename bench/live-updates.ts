@@ -216,7 +216,8 @@ try {
   console.log(summary('until a public read serves it', served));
   console.log(summary(`GET /healthz every ${PROBE_INTERVAL_MS} ms`, healthz));
   if (memory.length > 0) {
-    console.log(`every ${MEMORY_SAMPLE_MS / 1000} s, RSS / heap in use (MiB): ${memory.map((sample) => `${Math.round(sample.rssMib)} / ${Math.round(sample.heapMib)}`).join(', ')}`);
+    const mib = (sample: Memory) => [sample.rssMib, sample.heapMib, sample.heapTotalMib, sample.externalMib].map(Math.round).join(' / ');
+    console.log(`every ${MEMORY_SAMPLE_MS / 1000} s, RSS / heap in use / heap reserved / external (MiB): ${memory.map(mib).join(', ')}`);
   }
   if (reads.without && reads.with) {
     const line = (label: string, reads: Measurement) => `${label}: ${Math.round(reads.requestsPerSecond)} requests/s, p50 ${reads.p50.toFixed(1)} ms, p99 ${reads.p99.toFixed(1)} ms, ${reads.errors} errors`;

@@ -188,17 +188,27 @@ const MIB = 1024 * 1024;
 
 export interface Memory {
   rssMib: number;
+  /** V8 heap in use. */
   heapMib: number;
+  /** V8 heap reserved: what RSS holds of the heap, in use or not. */
+  heapTotalMib: number;
+  /** Memory of JavaScript objects held outside the V8 heap (Buffers, ArrayBuffers). */
+  externalMib: number;
 }
 
-/** Resident memory and V8 heap in use, as the server's own /metrics reports them; undefined when it does not answer. */
+/** Resident memory and V8 heap, as the server's own /metrics reports them; undefined when it does not answer. */
 export async function readMemory(baseUrl: string): Promise<Memory | undefined> {
   try {
     const response = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(METRICS_TIMEOUT_MS) });
     const text = await response.text();
     const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) / MIB;
-    const memory = { rssMib: gauge('process_resident_memory_bytes'), heapMib: gauge('nodejs_heap_size_used_bytes') };
-    return response.ok && Number.isFinite(memory.rssMib) && Number.isFinite(memory.heapMib) ? memory : undefined;
+    const memory = {
+      rssMib: gauge('process_resident_memory_bytes'),
+      heapMib: gauge('nodejs_heap_size_used_bytes'),
+      heapTotalMib: gauge('nodejs_heap_size_total_bytes'),
+      externalMib: gauge('nodejs_external_memory_bytes'),
+    };
+    return response.ok && Object.values(memory).every(Number.isFinite) ? memory : undefined;
   } catch {
     return undefined;
   }

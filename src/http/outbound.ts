@@ -174,10 +174,20 @@ export class OutboundClient {
     const url = new URL(target);
     const refusal = literalAddressRefusal(url, this.options.targets);
     if (refusal) throw new OutboundError(refusal, 'refused');
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    // One signal of its own per exchange: AbortSignal.any([timeout, cancel]) would leave a
+    // weak reference in the long-lived `cancel` signal's set of dependants for every
+    // exchange (Node 20 never empties it), a leak of one entry per delivery attempt.
+    const aborter = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      aborter.abort();
+    }, this.options.timeoutMs).unref();
+    const onCancel = () => aborter.abort();
+    if (cancel?.aborted) aborter.abort();
+    else cancel?.addEventListener('abort', onCancel, { once: true });
     try {
-      const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
-      const answer = await request(url, { ...options, dispatcher: this.#agent, signal });
+      const answer = await request(url, { ...options, dispatcher: this.#agent, signal: aborter.signal });
       const chunks: Buffer[] = [];
       let read = 0;
       for await (const chunk of answer.body) {
@@ -190,7 +200,10 @@ export class OutboundClient {
       }
       return { status: answer.statusCode, headers: answer.headers, body: Buffer.concat(chunks) };
     } catch (error) {
-      throw outboundError(error, timeout, this.options.timeoutMs);
+      throw outboundError(error, timedOut, this.options.timeoutMs);
+    } finally {
+      clearTimeout(timer);
+      cancel?.removeEventListener('abort', onCancel);
     }
   }
 
@@ -200,9 +213,9 @@ export class OutboundClient {
 }
 
 /** A failure as the operator may see it: what happened, never a stack or an internal address. */
-function outboundError(error: unknown, timeout: AbortSignal, timeoutMs: number): OutboundError {
+function outboundError(error: unknown, timedOut: boolean, timeoutMs: number): OutboundError {
   if (error instanceof OutboundError) return error;
-  if (timeout.aborted) return new OutboundError(`no complete answer within ${timeoutMs} ms`, 'timeout');
+  if (timedOut) return new OutboundError(`no complete answer within ${timeoutMs} ms`, 'timeout');
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof OutboundError) return cause;
   const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code;
