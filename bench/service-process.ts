@@ -76,15 +76,21 @@ export interface RunningProcess {
 /**
  * Starts `node <args>` on a free port of 127.0.0.1 with only `env` (and PATH) in its
  * environment, so nothing from the caller's shell (a DATABASE_URL, a METRICS_TOKEN)
- * changes what is measured; resolves once GET `readyPath` answers 2xx.
+ * changes what is measured; resolves once GET `readyPath` answers 2xx. `env` may be made
+ * from the URL the process will answer at (its PUBLIC_BASE_URL).
  */
-export async function startNodeProcess(args: string[], env: Record<string, string>, readyPath: string): Promise<RunningProcess> {
+export async function startNodeProcess(
+  args: string[],
+  env: Record<string, string> | ((url: string) => Record<string, string>),
+  readyPath: string,
+): Promise<RunningProcess> {
   const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const [command, commandArgs] = serverCpus === undefined ? [process.execPath, args] : ['taskset', ['--cpu-list', serverCpus, process.execPath, ...args]];
   // taskset replaces itself with node, so the child's pid is the server's.
   const child = spawn(command, commandArgs, {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env, HOST: '127.0.0.1', PORT: String(port) },
+    env: { PATH: process.env.PATH ?? '', ...(typeof env === 'function' ? env(url) : env), HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Always drained: an unread pipe fills up and then blocks the process's logging.
@@ -96,7 +102,6 @@ export async function startNodeProcess(args: string[], env: Record<string, strin
     });
   }
   const exited = once(child, 'exit').then(([code, signal]) => (signal ? `signal ${String(signal)}` : `exit code ${String(code)}`));
-  const url = `http://127.0.0.1:${port}`;
   const running: RunningProcess = {
     url,
     pid: child.pid!,
