@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
  * use (gitignore-style patterns on the import specifier; imports are relative). Import
  * cycles, type-only ones included, are checked by dpdm in `npm run lint`.
  */
-const FEATURES = ['catalog', 'sandbox', 'mcp', 'operations', 'admin', 'portal', 'delivery', 'ucp'];
+const FEATURES = ['catalog', 'sandbox', 'mcp', 'operations', 'admin', 'portal', 'delivery', 'ucp', 'acp'];
 const COMPOSITION = ['app', 'server', 'openapi-document'];
 const TOOLING = ['**/bench/**', '**/test/**', '**/tools/**'];
 
@@ -18,7 +18,7 @@ const layer = (folder, forbidden, message) => ({
 });
 const featureFolders = (names) => names.map((name) => `**/${name}/**`);
 const compositionModules = COMPOSITION.map((name) => `**/${name}.js`);
-const CATALOG_FORBIDDEN = [...featureFolders(['sandbox', 'mcp', 'operations', 'admin', 'portal', 'delivery', 'ucp']), ...compositionModules];
+const CATALOG_FORBIDDEN = [...featureFolders(['sandbox', 'mcp', 'operations', 'admin', 'portal', 'delivery', 'ucp', 'acp']), ...compositionModules];
 /** Rooms of src/catalog, as import patterns: `../store/x.js`, `../../store/write/x.js`, `./store/x.js`. */
 const catalogRooms = (names) => names.flatMap((name) => [`**/${name}/**`, `./${name}/**`]);
 
@@ -50,33 +50,41 @@ export default tseslint.config(
   layer('catalog/store', [...CATALOG_FORBIDDEN, ...catalogRooms(['read-model', 'queries', 'public-api'])], 'The catalog store never imports the read model, the queries or the public API.'),
   layer('catalog/read-model', [...CATALOG_FORBIDDEN, ...catalogRooms(['queries', 'public-api'])], 'The read model never imports the queries above it or the public API.'),
   layer('catalog/queries', [...CATALOG_FORBIDDEN, ...catalogRooms(['public-api'])], 'The query rules never speak the REST contract: surfaces word their refusals.'),
-  layer('sandbox', [...featureFolders(['mcp', 'operations', 'admin', 'portal', 'delivery', 'ucp']), ...compositionModules], 'The sandbox never imports MCP, operations, the admin API, the portal, webhook delivery or UCP.'),
+  layer('sandbox', [...featureFolders(['mcp', 'operations', 'admin', 'portal', 'delivery', 'ucp', 'acp']), ...compositionModules], 'The sandbox never imports MCP, operations, the admin API, the portal, webhook delivery, UCP or ACP.'),
   // Webhook delivery carries events of the catalog (and later of orders): it reads the
   // change log through its own adapter and is managed through the admin API, never the reverse.
   layer(
     'delivery',
-    [...featureFolders(['sandbox', 'mcp', 'operations', 'admin', 'portal', 'ucp']), '**/read-model/**', '**/queries/**', '**/public-api/**', ...compositionModules],
-    'Webhook delivery never imports the sandbox, MCP, operations, the admin API, the portal, UCP, or the catalog above its store.',
+    [...featureFolders(['sandbox', 'mcp', 'operations', 'admin', 'portal', 'ucp', 'acp']), '**/read-model/**', '**/queries/**', '**/public-api/**', ...compositionModules],
+    'Webhook delivery never imports the sandbox, MCP, operations, the admin API, the portal, UCP, ACP, or the catalog above its store.',
   ),
-  layer('admin', [...featureFolders(['sandbox', 'mcp', 'operations', 'portal', 'ucp']), ...compositionModules], 'The admin API never imports the sandbox, MCP, operations, the portal or UCP.'),
+  layer('admin', [...featureFolders(['sandbox', 'mcp', 'operations', 'portal', 'ucp', 'acp']), ...compositionModules], 'The admin API never imports the sandbox, MCP, operations, the portal, UCP or ACP.'),
   layer(
     'mcp',
-    [...featureFolders(['store', 'operations', 'admin', 'portal', 'ucp']), '**/*-store.js', '**/read-model/load-products.js', ...compositionModules],
-    'MCP reaches storage only through the catalog and sandbox services, and never imports UCP, which builds on it.',
+    [...featureFolders(['store', 'operations', 'admin', 'portal', 'ucp', 'acp']), '**/*-store.js', '**/read-model/load-products.js', ...compositionModules],
+    'MCP reaches storage only through the catalog and sandbox services, and never imports UCP or ACP, which build on it.',
   ),
-  layer('operations', [...featureFolders(['mcp', 'portal', 'ucp']), ...compositionModules], 'Operations never imports MCP, the portal or UCP.'),
+  layer('operations', [...featureFolders(['mcp', 'portal', 'ucp', 'acp']), ...compositionModules], 'Operations never imports MCP, the portal, UCP or ACP.'),
   // UCP is an adapter over the catalog and the sandbox (docs/ucp.md): it uses their
   // services, the MCP endpoint machinery and webhook delivery, never a store table
   // directly nor the admin API, operations or the portal; only app.ts composes it.
   layer(
     'ucp',
-    [...featureFolders(['operations', 'admin', 'portal']), '**/*-store.js', '**/read-model/load-products.js', ...compositionModules],
-    'UCP reaches the catalog and the sandbox through their services; it never imports the admin API, operations or the portal.',
+    [...featureFolders(['operations', 'admin', 'portal', 'acp']), '**/*-store.js', '**/read-model/load-products.js', ...compositionModules],
+    'UCP reaches the catalog and the sandbox through their services; it never imports the admin API, operations, the portal or ACP.',
+  ),
+  // ACP is an adapter over the catalog and the sandbox (docs/acp.md), like UCP and beside
+  // it: their services and webhook delivery, never a store table directly nor the admin
+  // API, operations, the portal or UCP; only app.ts composes it.
+  layer(
+    'acp',
+    [...featureFolders(['operations', 'admin', 'portal', 'ucp']), '**/*-store.js', '**/read-model/load-products.js', ...compositionModules],
+    'ACP reaches the catalog and the sandbox through their services; it never imports the admin API, operations, the portal or UCP.',
   ),
   layer(
     'portal',
-    [...featureFolders(['store', 'redis', 'sandbox', 'mcp', 'operations', 'admin', 'ucp']), '**/*-store.js', '**/read-model/**', ...compositionModules],
-    'The developer portal reads the catalog service and the OpenAPI document only: no storage, sandbox internals, MCP, operations, admin API or UCP.',
+    [...featureFolders(['store', 'redis', 'sandbox', 'mcp', 'operations', 'admin', 'ucp', 'acp']), '**/*-store.js', '**/read-model/**', ...compositionModules],
+    'The developer portal reads the catalog service and the OpenAPI document only: no storage, sandbox internals, MCP, operations, admin API, UCP or ACP.',
   ),
   {
     // Only the catalog's writer makes a LockedCatalog (src/catalog/store/locked-catalog.ts).

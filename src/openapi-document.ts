@@ -1,6 +1,7 @@
 import { malformedRequestResponse } from './catalog/public-api/routes/shared.js';
 import type { Config } from './config.js';
 import type { ApiDocument } from './http/openapi.js';
+import { ACP_TAG_DOCUMENT } from './acp/openapi.js';
 import { UCP_TAG_DOCUMENT } from './ucp/openapi.js';
 
 /** What `/openapi.json` says of the service as a whole: its title, rules that hold for every route, tags and security schemes. */
@@ -17,6 +18,7 @@ export function openApiDocument(config: Config): ApiDocument {
       { name: 'discovery', description: 'Machine-readable contract and MCP servers.' },
       { name: 'operations', description: 'Liveness, readiness and metrics, for orchestrators and monitoring; never rate limited.' },
       UCP_TAG_DOCUMENT,
+      ACP_TAG_DOCUMENT,
     ],
     securitySchemes: {
       sandboxBearer: {

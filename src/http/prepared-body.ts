@@ -10,10 +10,10 @@ const brotliCompress = promisify(zlib.brotliCompress);
 /** Bodies smaller than this are sent as they are: compressing them saves less than it costs. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 /** zlib's default level, and Brotli's quality for answers made while a client waits (what CDNs use for dynamic content). */
-const GZIP_LEVEL = 6;
-const BROTLI_QUALITY = 5;
+export const GZIP_LEVEL = 6;
+export const BROTLI_QUALITY = 5;
 
-type Coding = 'br' | 'gzip';
+export type Coding = 'br' | 'gzip';
 
 /** A tail is appended as one stored deflate block, whose length field has 16 bits (one Brotli meta-block would take one byte more). */
 const MAX_TAIL_BYTES = 65_535;
@@ -133,14 +133,14 @@ export async function sendPrepared(request: FastifyRequest, reply: FastifyReply,
   const coding = body.size + tail.length < COMPRESSION_THRESHOLD_BYTES ? 'identity' : chosenCoding(request.headers['accept-encoding']);
   const etag = coding === 'identity' ? body.etag : `${body.etag.slice(0, -1)}-${coding}"`;
   reply.header('etag', etag);
-  if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  if (ifNoneMatchHolds(request.headers['if-none-match'], etag)) return reply.code(304).send();
   reply.type('application/json; charset=utf-8');
   if (coding !== 'identity') reply.header('content-encoding', coding);
   return reply.send(await body.bytes(coding, tail));
 }
 
 /** Content codings are case-insensitive (RFC 9110, 8.4.1). */
-function chosenCoding(acceptEncoding: string | undefined): Coding | 'identity' {
+export function chosenCoding(acceptEncoding: string | undefined): Coding | 'identity' {
   return acceptEncoding === undefined ? 'identity' : ((negotiate(acceptEncoding.toLowerCase(), CODINGS) as Coding | null) ?? 'identity');
 }
 
@@ -148,7 +148,7 @@ function chosenCoding(acceptEncoding: string | undefined): Coding | 'identity' {
 const ENTITY_TAG = /^(?:W\/)?("[^"]*")$/;
 
 /** `If-None-Match` compared weakly (RFC 9110, 13.1.2): `*`, or a listed tag equal to `etag` but for weakness. */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+export function ifNoneMatchHolds(ifNoneMatch: string | undefined, etag: string): boolean {
   if (ifNoneMatch === undefined) return false;
   if (ifNoneMatch.trim() === '*') return true;
   return ifNoneMatch.split(',').some((candidate) => ENTITY_TAG.exec(candidate.trim())?.[1] === etag);

@@ -22,7 +22,7 @@ export const VALIDATOR_DIR = [REPOSITORY, mainCheckout(REPOSITORY)]
   .find((dir) => existsSync(dir)) ?? path.resolve(REPOSITORY, '..', BESIDE);
 
 /** The main checkout of a git worktree (whose `.git` is a file naming `<main>/.git/worktrees/<name>`), else undefined. */
-function mainCheckout(repository: string): string | undefined {
+export function mainCheckout(repository: string): string | undefined {
   const dotGit = path.join(repository, '.git');
   if (!existsSync(dotGit) || !statSync(dotGit).isFile()) return undefined;
   const gitDir = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();

@@ -54,7 +54,7 @@ export class CatalogAnswers {
     private readonly feed: ChangeFeed,
     cache: CatalogCacheConfig,
   ) {
-    this.caching = { cacheControl: cacheControl(cache) };
+    this.caching = { cacheControl: catalogCacheControl(cache) };
   }
 
   async list(input: ListProductsInput): Promise<PreparedBody> {
@@ -148,8 +148,8 @@ function madeFrom(kept: readonly WeakRef<CatalogProduct>[], products: readonly C
 /** What ends each catalog answer: its request id, then the closing brace left off the prepared text. */
 export const requestIdTail = (requestId: string): string => `,"request_id":${JSON.stringify(requestId)}}`;
 
-/** `max-age` 0 makes every cache revalidate (cheap with the ETag); stale-while-revalidate 0 leaves it out. */
-function cacheControl({ maxAgeSeconds, staleWhileRevalidateSeconds }: CatalogCacheConfig): string {
+/** How long caches keep catalog answers (CATALOG_CACHE_MAX_AGE...): `max-age` 0 makes every cache revalidate (cheap with the ETag); stale-while-revalidate 0 leaves it out. */
+export function catalogCacheControl({ maxAgeSeconds, staleWhileRevalidateSeconds }: CatalogCacheConfig): string {
   if (maxAgeSeconds === 0) return 'no-cache';
   return `public, max-age=${maxAgeSeconds}${staleWhileRevalidateSeconds > 0 ? `, stale-while-revalidate=${staleWhileRevalidateSeconds}` : ''}`;
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../store/database.js';
-import { changeDetailsAfter, type ProductChangeDetail, type ProductChangeKind } from '../store/change-log.js';
+import { changeDetailsAfter, readChangeTime, type ProductChangeDetail, type ProductChangeKind } from '../store/change-log.js';
 import { CatalogReadError } from '../read-model/read-errors.js';
 import { DEFAULT_LIMIT, type CatalogService } from './catalog-service.js';
 import { marketContext, resolveMarket, type Market, type MarketContext, type MarketInput } from './market.js';
@@ -77,6 +77,25 @@ export class ChangeFeed {
     private readonly db: Db,
     private readonly catalog: CatalogService,
   ) {}
+
+  /** The last version asked of {@link versionTime} and its time: every request for a catalog answer at one version asks the same. */
+  #versionTime: { version: number; time: Promise<string | undefined> } | undefined;
+
+  /**
+   * When the catalog version `version` was made (ISO 8601), for answers that carry the
+   * time of the catalog they show (Last-Modified); undefined when the log no longer
+   * holds it, or for version 0.
+   */
+  versionTime(version: number): Promise<string | undefined> {
+    if (this.#versionTime?.version === version) return this.#versionTime.time;
+    const time = readChangeTime(this.db, version);
+    this.#versionTime = { version, time };
+    // A failed read (the store unreachable) is not kept: the next request reads again.
+    time.catch(() => {
+      if (this.#versionTime?.time === time) this.#versionTime = undefined;
+    });
+    return time;
+  }
 
   async changes(input: ChangeFeedInput): Promise<ChangeFeedPage> {
     return this.page(this.resolve(input));

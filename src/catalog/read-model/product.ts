@@ -65,3 +65,9 @@ export interface ProductImage {
 export function textIn(product: CatalogProduct, locale: Locale): ProductText {
   return product.texts[locale] ?? product.texts[DEFAULT_LOCALE]!;
 }
+
+/** A product's images in display order, as the protocol renderings list them: the thumbnail first when it is not among the images. */
+export function displayImages(product: CatalogProduct): readonly ProductImage[] {
+  const { thumbnail, images } = product;
+  return thumbnail !== null && !images.some((image) => image.url === thumbnail) ? [{ url: thumbnail, alt: null }, ...images] : images;
+}

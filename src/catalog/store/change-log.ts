@@ -63,6 +63,12 @@ export async function readCatalogVersion(db: Kysely<Database>): Promise<number> 
   return row ? Number(row.version) : 0;
 }
 
+/** When change `seq` was committed (ISO 8601); undefined once the log no longer holds it (CHANGE_FEED_RETENTION_HOURS). */
+export async function readChangeTime(db: Kysely<Database>, seq: number): Promise<string | undefined> {
+  const row = await db.selectFrom('catalog_changes').select('changed_at').where('seq', '=', seq).executeTakeFirst();
+  return row?.changed_at;
+}
+
 /**
  * The changes after `seq`, oldest first, at most `limit` of them; undefined when the log
  * no longer holds the one right after `seq` (pruned), so the caller must rebuild.

@@ -7,7 +7,7 @@ import type { LiveCatalog } from '../../catalog/read-model/live-catalog.js';
 import { minorPriceIn, minorPriceRange, toMajorUnits } from '../../catalog/read-model/pricing.js';
 import { CatalogReadError } from '../../catalog/read-model/read-errors.js';
 import { resolveFilter, type FilterInput, type ProductFilter } from '../../catalog/read-model/product-filter.js';
-import { textIn, type CatalogProduct, type CatalogVariant } from '../../catalog/read-model/product.js';
+import { displayImages, textIn, type CatalogProduct, type CatalogVariant } from '../../catalog/read-model/product.js';
 import { words } from '../../catalog/read-model/text.js';
 import { MAX_PAGE_SIZE } from '../../catalog/public-api/query-schemas.js';
 import type { Static } from 'typebox';
@@ -257,10 +257,7 @@ export class UcpCatalog {
     const price = (amount: number): UcpPrice => ({ amount, currency: market.currency });
     // As /public/v1 renders them: a handle the taxonomy does not hold is left out.
     const categories = product.categories.filter((handle) => this.catalog.live.taxonomy.category(handle) !== undefined);
-    const media = [
-      ...(product.thumbnail !== null && !product.images.some((image) => image.url === product.thumbnail) ? [{ url: product.thumbnail, alt: null }] : []),
-      ...product.images,
-    ];
+    const media = displayImages(product);
     const options = productOptions(product);
     return {
       id: product.id,

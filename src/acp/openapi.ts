@@ -1,0 +1,11 @@
+import { ACP_PATHS } from './endpoints.js';
+import { ACP_VERSION } from './version.js';
+
+/** The tag of every ACP route in /openapi.json. */
+export const ACP_TAG = 'ACP';
+
+/** The tag as /openapi.json declares it (src/openapi-document.ts). */
+export const ACP_TAG_DOCUMENT = {
+  name: ACP_TAG,
+  description: `The Agentic Commerce Protocol ${ACP_VERSION}, over the same live catalog and simulated sandbox: the product feed of each market under ${ACP_PATHS.feed}. Nothing real is ever created.`,
+};
