@@ -21,6 +21,7 @@ const EXPOSED_HEADERS = [
   'RateLimit-Reset',
   'Retry-After',
   'X-Request-Id',
+  'Request-Id',
   'Idempotency-Key',
   'Idempotent-Replayed',
   'Deprecation',

@@ -3,7 +3,11 @@ import type { IncomingMessage } from 'node:http';
 import fp from 'fastify-plugin';
 import { addressMatcher } from '../lib/address-list.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+/** A UUID (RFC 9562, any case), as a JSON Schema `pattern` too: JSON Schema patterns have no flags. */
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
+const UUID = new RegExp(UUID_PATTERN);
+
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 
 /**
  * Fastify's `genReqId` for a deployment trusting `trustProxy` (config.ts, TRUST_PROXY):
@@ -17,7 +21,7 @@ export function requestIdGenerator(trustProxy: string[] | false): (req: Incoming
   return (req) => {
     const incoming = req.headers['x-request-id'];
     const fromProxy = isTrustedProxy(req.socket.remoteAddress ?? '');
-    return fromProxy && typeof incoming === 'string' && UUID.test(incoming) ? incoming.toLowerCase() : randomUUID();
+    return fromProxy && isUuid(incoming) ? incoming.toLowerCase() : randomUUID();
   };
 }
 

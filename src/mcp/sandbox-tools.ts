@@ -4,7 +4,7 @@ import type { SandboxConfig } from '../config.js';
 import { admitKeyWithScope } from '../sandbox/admission.js';
 import type { SandboxPrincipal } from '../sandbox/auth.js';
 import type { SandboxCartService } from '../sandbox/cart-service.js';
-import { missingKey, sandboxErrors } from '../sandbox/errors.js';
+import { missingKey, sandboxErrors, sandboxIdempotencyWording } from '../sandbox/errors.js';
 import { KEY_LIFETIME_HOURS } from '../sandbox/keys.js';
 import {
   ADD_ITEM,
@@ -54,7 +54,7 @@ const NO_KEY_SENT =
 /** The idempotency rules in the tools' terms: an argument, the other arguments. */
 export const MCP_IDEMPOTENCY: IdempotencyTerms = { key: 'idempotency_key', input: 'arguments', otherInput: 'different arguments' };
 
-const IDEMPOTENCY_KEY_REUSED = idempotencyMismatchMessage(MCP_IDEMPOTENCY);
+const IDEMPOTENCY_WORDING = sandboxIdempotencyWording(idempotencyMismatchMessage(MCP_IDEMPOTENCY));
 
 const ANNOTATIONS: Record<Effect, ToolAnnotations> = {
   read: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
@@ -157,7 +157,7 @@ export function sandboxTools(sandbox: SandboxServices, schemas: ToolSchemaCompil
               path: toolIdempotencyPath(op, spec.targets.map((name) => values[name]!)),
             },
             input: Object.fromEntries(Object.entries(own).filter(([name]) => !spec.targets.includes(name))),
-            mismatchMessage: IDEMPOTENCY_KEY_REUSED,
+            wording: IDEMPOTENCY_WORDING,
             successStatus: 200,
             run: work,
           });

@@ -1,6 +1,7 @@
 import type { ErrorSurface } from '../http/error-surface.js';
 import { HttpProblem } from '../http/problem.js';
 import { isStoreUnavailable } from '../store/store-unavailable.js';
+import type { IdempotencyWording } from './idempotency.js';
 import type { Scope } from './scopes.js';
 
 /**
@@ -79,8 +80,13 @@ export function cartIncomplete(missing: string[]): HttpProblem {
 }
 
 /** `message` names the reused key as the caller's surface spells it (a header on REST, an argument on MCP). */
-export function idempotencyMismatch(message: string): HttpProblem {
+function idempotencyMismatch(message: string): HttpProblem {
   return new HttpProblem(422, 'sandbox_idempotency_mismatch', message);
+}
+
+/** The idempotency store's answers in the sandbox's envelope: `mismatchMessage` names the key as the surface's clients send it. */
+export function sandboxIdempotencyWording(mismatchMessage: string): IdempotencyWording {
+  return { mismatch: () => idempotencyMismatch(mismatchMessage), errorBody: sandboxErrorBody };
 }
 
 export function sandboxDisabled(): HttpProblem {

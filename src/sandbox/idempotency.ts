@@ -3,7 +3,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpProblem } from '../http/problem.js';
 import type { Db } from '../store/database.js';
 import { HOUR_MS, later, type Clock } from './clock.js';
-import { idempotencyMismatch, sandboxErrorBody } from './errors.js';
 import { SimulatedFailure } from './scenarios.js';
 
 /** An Idempotency-Key is scoped to the caller, the method and the route. */
@@ -16,14 +15,22 @@ export interface IdempotencyScope {
   path: string;
 }
 
+/** How a surface words what the store answers besides results: the sandbox's SandboxError, UCP's protocol errors. */
+export interface IdempotencyWording {
+  /** The refusal of the same scope with other input: each surface names the key as its clients send it. */
+  mismatch(): HttpProblem;
+  /** The body a business error is recorded and answered with, in the surface's envelope. */
+  errorBody(problem: HttpProblem): object;
+}
+
 /** One call made at most once per scope and input, by a REST route or an MCP tool. */
 export interface IdempotentCall {
   scope: IdempotencyScope;
   /** The request body or tool arguments: the same scope with other input is a mismatch. */
   input: unknown;
-  /** The 422's message for the same scope with other input: each surface names the key as its clients send it. */
-  mismatchMessage: string;
-  successStatus: number;
+  wording: IdempotencyWording;
+  /** The status of a result: the route's, or one the result decides (a UCP create answers a business outcome with 200). */
+  successStatus: number | ((result: object) => number);
   /** The service call: its result, or a business error (a 4xx HttpProblem) that is recorded like a result. */
   run(): Promise<object>;
 }
@@ -31,7 +38,7 @@ export interface IdempotentCall {
 /** What the call answered, the first time or recorded. */
 export interface IdempotentOutcome {
   statusCode: number;
-  /** The call's result, or the SandboxError body of the business error it ended with. */
+  /** The call's result, or the body (`wording.errorBody`) of the business error it ended with. */
   body: object;
   /** `body` as recorded: REST sends these bytes, so a replay is the first answer byte for byte. */
   json: string;
@@ -53,9 +60,10 @@ const POLL_MS = 15;
  * Runs `call` at most once per scope and input (docs/decisions.md, Idempotency). The
  * first call claims the scope with an INSERT that only one writer can win (the table's
  * primary key, so this holds across processes and instances); concurrent duplicates wait
- * for its answer and replay it. The same scope with other input is 422
- * `sandbox_idempotency_mismatch`. A 400 is not recorded and an unexpected failure is
- * thrown, so the client can fix the request or retry it under the same key.
+ * for its answer and replay it. The same scope with other input is `wording.mismatch()`
+ * (the sandbox's 422 `sandbox_idempotency_mismatch`, UCP's 409). A 400 is not recorded
+ * and an unexpected failure is thrown, so the client can fix the request or retry it
+ * under the same key.
  */
 export async function runIdempotently(deps: { db: Db; clock: Clock }, call: IdempotentCall): Promise<IdempotentOutcome> {
   const { db, clock } = deps;
@@ -100,7 +108,7 @@ export async function runIdempotently(deps: { db: Db; clock: Clock }, call: Idem
       await release(db, scope, existing.claim_id);
       continue;
     }
-    if (existing.request_hash !== requestHash) throw idempotencyMismatch(call.mismatchMessage);
+    if (existing.request_hash !== requestHash) throw call.wording.mismatch();
     if (existing.status_code !== null) {
       // The body is recorded together with the status.
       const json = existing.response_body!;
@@ -139,17 +147,18 @@ async function answerAndRecord(db: Db, call: IdempotentCall, claimId: string): P
 
 /**
  * The call's result under its success status, or a business error (a 4xx HttpProblem)
- * as its SandboxError body and headers, so a retry gets the same error. Anything else is
- * thrown: it is not recorded, and the key stays free for a retry. So is a scenario's
- * failure, which answers this one request only (docs/decisions.md, Scenarios).
+ * as the surface's error body and its headers, so a retry gets the same error. Anything
+ * else is thrown: it is not recorded, and the key stays free for a retry. So is a
+ * scenario's failure, which answers this one request only (docs/decisions.md, Scenarios).
  */
 async function answerOf(call: IdempotentCall): Promise<Answer> {
   try {
     const body = await call.run();
-    return { statusCode: call.successStatus, body, json: JSON.stringify(body), headers: {} };
+    const statusCode = typeof call.successStatus === 'number' ? call.successStatus : call.successStatus(body);
+    return { statusCode, body, json: JSON.stringify(body), headers: {} };
   } catch (error) {
     if (!(error instanceof HttpProblem) || error.statusCode >= 500 || error instanceof SimulatedFailure) throw error;
-    const body = sandboxErrorBody(error);
+    const body = call.wording.errorBody(error);
     return { statusCode: error.statusCode, body, json: JSON.stringify(body), headers: error.details.headers ?? {} };
   }
 }

@@ -108,6 +108,7 @@ export function cartOperations({ catalog, sandbox, continueUrl }: UcpOperationKi
     result: CartResult,
     scope: CART_SCOPE,
     idempotent: true,
+    idempotencyKeyRequiredOnMcp: true,
     readOnly: false,
     run: ({ id }, call) => answeringRefusals(continueUrl, async () => answer(await carts.cancelCart(call.principal!, id!), [], call)),
   };

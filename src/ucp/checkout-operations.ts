@@ -135,6 +135,7 @@ export function checkoutOperations(kit: UcpOperationKit): UcpOperation<any>[] {
     result: CheckoutResult,
     scope: CHECKOUT_SCOPE,
     idempotent: true,
+    idempotencyKeyRequiredOnMcp: true,
     errors: {
       400: `${BAD_REQUEST} Several instruments without one selected; real_card_refused: a real-looking card number anywhere in the request; unknown_instrument: no sandbox token.`,
     },
@@ -158,6 +159,7 @@ export function checkoutOperations(kit: UcpOperationKit): UcpOperation<any>[] {
     result: CheckoutResult,
     scope: CHECKOUT_SCOPE,
     idempotent: true,
+    idempotencyKeyRequiredOnMcp: true,
     readOnly: false,
     run: ({ id }, call) => answeringRefusals(continueUrl, async () => answer(await checkouts.cancel(call.principal!, id!), call)),
   };

@@ -11,6 +11,17 @@ export interface UcpMetadata {
 }
 
 /**
+ * An operation's answer, whatever the binding: its REST status (201 for a created
+ * resource, 200 otherwise, business outcomes included), the body with its `ucp` field,
+ * and on a replay (src/ucp/idempotency.ts) the recorded JSON, which REST sends as it is.
+ */
+export interface UcpAnswer {
+  statusCode: number;
+  body: Record<string, unknown>;
+  replayed?: string;
+}
+
+/**
  * overview.md, Response Capability Selection: of the negotiated capabilities, those
  * relevant to an operation whose root capability is `root`: the root itself and every
  * extension extending it.

@@ -7,18 +7,14 @@ import type { SandboxPrincipal } from '../sandbox/auth.js';
 import type { CompletionHooks } from '../sandbox/checkout/checkout-service.js';
 import type { Scope } from '../sandbox/scopes.js';
 import type { SandboxServices } from '../sandbox/services.js';
-import { ucpMetadata } from './envelope.js';
+import { ucpMetadata, type UcpAnswer, type UcpMetadata } from './envelope.js';
 import { capabilitiesIncompatible, UcpOutcome } from './errors.js';
+import { runOnce } from './idempotency.js';
 import type { Negotiated } from './negotiation/negotiated.js';
 import type { RootCapability } from './version.js';
 
-/**
- * One UCP operation of the release, described once: the REST route under `/ucp/v1`
- * (src/ucp/rest/ucp-rest-plugin.ts) and the MCP tool on `/ucp/mcp` (src/ucp/mcp/) are
- * adapters that take its input in their binding's terms, negotiate, run it, and answer
- * in their binding's terms (docs/ucp.md, Adding an operation).
- */
-export interface UcpOperation<Payload = unknown> {
+/** What every operation describes, keyed or keyless. */
+interface UcpOperationBase<Payload> {
   /** The release's name: the REST operationId and the MCP tool name (e.g. `create_checkout`). */
   name: string;
   /** REST summary and MCP title. */
@@ -36,10 +32,6 @@ export interface UcpOperation<Payload = unknown> {
   payload?: { name: string; schema: TObject };
   /** The fields of a successful answer besides `ucp` (which the surfaces add): the document's and the MCP result's shape. */
   result: TObject;
-  /** The sandbox key scope the operation needs (REST: the Authorization header; MCP: that of the MCP request); none: keyless. */
-  scope?: Scope;
-  /** Whether the operation takes an idempotency key (REST: the Idempotency-Key header; MCP: meta["idempotency-key"]). */
-  idempotent?: boolean;
   /** Protocol errors it answers besides negotiation, key and limits, by REST status, for the document: `{ 404: 'not_found: ...' }`. */
   errors?: Record<number, string>;
   /**
@@ -53,6 +45,29 @@ export interface UcpOperation<Payload = unknown> {
   /** Runs it: the answer's fields besides `ucp`, or a business outcome; a protocol error is thrown (src/ucp/errors.ts). */
   run(input: UcpInput<Payload>, call: UcpCall): Promise<object | UcpOutcome>;
 }
+
+/**
+ * One UCP operation of the release, described once: the REST route under `/ucp/v1`
+ * (src/ucp/rest/ucp-rest-plugin.ts) and the MCP tool on `/ucp/mcp` (src/ucp/mcp/) are
+ * adapters that take its input in their binding's terms, negotiate, run it, and answer
+ * in their binding's terms (docs/ucp.md, Adding an operation). Only an operation with a
+ * scope takes an idempotency key: its records belong to the sandbox key.
+ */
+export type UcpOperation<Payload = unknown> = UcpOperationBase<Payload> &
+  (
+    | { scope?: undefined; idempotent?: false; idempotencyKeyRequiredOnMcp?: false }
+    | {
+        /** The sandbox key scope the operation needs (REST: the Authorization header; MCP: that of the MCP request). */
+        scope: Scope;
+        /**
+         * Whether the operation takes an idempotency key (REST: the Idempotency-Key header; MCP:
+         * meta["idempotency-key"]), honoured in runOperation (src/ucp/idempotency.ts).
+         */
+        idempotent?: boolean;
+        /** With `idempotent`: the release's MCP binding requires the key for this tool (mcp.openrpc.json); REST's header stays optional. */
+        idempotencyKeyRequiredOnMcp?: boolean;
+      }
+  );
 
 /** An operation's input, whatever the binding. */
 export interface UcpInput<Payload> {
@@ -68,7 +83,6 @@ export interface UcpCall {
   /** The HTTP exchange it arrived on (REST, or the MCP request). */
   request: FastifyRequest;
   reply: FastifyReply;
-  idempotencyKey?: string;
   /** The admitted sandbox key, for an operation with a scope. */
   principal?: SandboxPrincipal;
 }
@@ -86,33 +100,35 @@ export interface UcpOperationKit {
   orderEvents: (negotiated: Negotiated) => CompletionHooks;
 }
 
-/** An operation's answer: `created` (201 on REST) or `ok` (200), and the body with its `ucp` field. */
-export interface UcpAnswer {
-  outcome: 'created' | 'ok';
-  body: Record<string, unknown>;
-}
-
 /**
  * Runs `op` for a negotiated request, as both surfaces do: a platform that shares no
  * version of its capability gets the capabilities_incompatible outcome; a keyed
- * operation admits the key first (behind the sandbox's availability gate); the answer
- * gets its `ucp` field.
+ * operation admits the key first (behind the sandbox's availability gate) and, given an
+ * idempotency key, runs at most once per key and input (docs/ucp.md, Idempotency and
+ * request ids); the answer gets its `ucp` field.
  */
 export async function runOperation<Payload>(
   op: UcpOperation<Payload>,
   input: UcpInput<Payload>,
-  call: Omit<UcpCall, 'principal'>,
+  call: Omit<UcpCall, 'principal'> & { idempotencyKey?: string },
   kit: UcpOperationKit,
 ): Promise<UcpAnswer> {
   const envelope = (status: 'success' | 'error') => ucpMetadata(call.negotiated, op.capability, status, kit.paymentHandlers);
-  const outcome = (result: UcpOutcome): UcpAnswer => ({
-    outcome: 'ok',
-    body: { ucp: envelope('error'), ...op.requiredOnOutcome, messages: result.messages, ...(result.continueUrl !== undefined && { continue_url: result.continueUrl }) },
+  const bodyOf = (result: object | UcpOutcome): Record<string, unknown> =>
+    result instanceof UcpOutcome
+      ? { ucp: envelope('error'), ...op.requiredOnOutcome, messages: result.messages, ...(result.continueUrl !== undefined && { continue_url: result.continueUrl }) }
+      : { ucp: envelope('success'), ...result };
+  // A create answers its resource with 201 and a business outcome with 200 (checkout-rest.md, Business Outcomes).
+  const statusOf = (body: Record<string, unknown>) => (op.creates && (body.ucp as UcpMetadata).status === 'success' ? 201 : 200);
+  const answer = (body: Record<string, unknown>): UcpAnswer => ({ statusCode: statusOf(body), body });
+  if (!call.negotiated.capabilities.has(op.capability)) return answer(bodyOf(capabilitiesIncompatible(op.capability, kit.continueUrl)));
+  if (op.scope === undefined) return answer(bodyOf(await op.run(input, call)));
+  const { scope } = op;
+  return kit.sandbox.whenAvailable(async () => {
+    const principal = await admitKeyWithScope(kit.sandbox, call.request, call.reply, scope);
+    const run = async () => bodyOf(await op.run(input, { ...call, principal }));
+    const { idempotencyKey } = call;
+    if (!op.idempotent || idempotencyKey === undefined) return answer(await run());
+    return runOnce(kit.sandbox, { keyId: principal.keyId, idempotencyKey, operation: op.name, input: { id: input.id, payload: input.payload } }, run, statusOf);
   });
-  if (!call.negotiated.capabilities.has(op.capability)) return outcome(capabilitiesIncompatible(op.capability, kit.continueUrl));
-  const result = await (op.scope === undefined
-    ? op.run(input, call)
-    : kit.sandbox.whenAvailable(async () => op.run(input, { ...call, principal: await admitKeyWithScope(kit.sandbox, call.request, call.reply, op.scope!) })));
-  if (result instanceof UcpOutcome) return outcome(result);
-  return { outcome: op.creates ? 'created' : 'ok', body: { ucp: envelope('success'), ...result } };
 }

@@ -10,6 +10,7 @@ const EXPOSED = [
   'ratelimit-reset',
   'retry-after',
   'x-request-id',
+  'request-id',
   'idempotency-key',
   'idempotent-replayed',
   'deprecation',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HttpProblem } from '../../src/http/problem.js';
+import { sandboxIdempotencyWording } from '../../src/sandbox/errors.js';
 import { assertSandboxError, completeCart, SANDBOX_PRODUCTS, VALID_ADDRESS } from '../support/sandbox.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -180,7 +181,7 @@ describe('sandbox idempotency', () => {
     const call = (idempotencyKey: string, run: () => Promise<object>) => ({
       scope: { keyId: 'sbk_test', idempotencyKey, method: 'POST', path: '/tools/x' },
       input: { a: 1 },
-      mismatchMessage: 'reused',
+      wording: sandboxIdempotencyWording('reused'),
       successStatus: 200,
       run,
     });

@@ -67,6 +67,17 @@ export class McpTestClient {
     return { isError: false, data: result.structuredContent };
   }
 
+  /** A tool call's result as it came, or the JSON-RPC error the client threw (the UCP binding's protocol errors). */
+  async callOrError(name: string, args: Record<string, unknown>): Promise<{ result?: any; error?: { code: number; message: string; data?: any } }> {
+    try {
+      return { result: await this.client.callTool({ name, arguments: args }) };
+    } catch (error) {
+      const { code, message, data } = error as { code?: unknown; message: string; data?: unknown };
+      if (typeof code !== 'number') throw error;
+      return { error: { code, message, data } };
+    }
+  }
+
   close(): Promise<void> {
     return this.client.close();
   }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { UcpOutcome } from '../../src/ucp/errors.js';
+import { CHECKOUT_SCOPE } from '../../src/sandbox/scopes.js';
+import { UcpOutcome, UcpProtocolError } from '../../src/ucp/errors.js';
 import type { UcpOperation, UcpOperationKit } from '../../src/ucp/operation.js';
 import { ROOT_CAPABILITIES } from '../../src/ucp/version.js';
 
@@ -31,7 +32,7 @@ export const NOTE_CART: UcpOperation<{ note: string }> = {
   },
 };
 
-/** A create of the checkout capability, without payload. */
+/** A create of the checkout capability, keyless and without payload. */
 export const OPEN_CHECKOUT: UcpOperation<undefined> = {
   name: 'test_open_checkout',
   title: 'Open a checkout (test)',
@@ -41,9 +42,48 @@ export const OPEN_CHECKOUT: UcpOperation<undefined> = {
   path: '/test/checkouts',
   creates: true,
   result: Type.Object({ id: Type.String() }),
-  idempotent: true,
   readOnly: false,
-  run: async (_input, { idempotencyKey }) => ({ id: `checkout_${idempotencyKey ?? 'plain'}` }),
+  run: async () => ({ id: 'checkout_1' }),
 };
 
-export const testUcpOperations = (_kit: UcpOperationKit): UcpOperation<any>[] => [NOTE_CART, OPEN_CHECKOUT];
+/** How many times PAY_CHECKOUT ran for each checkout id: tests pick ids of their own. */
+const paymentRuns = new Map<string, number>();
+
+/**
+ * A keyed, idempotent create on a resource, whose key the MCP binding requires (as the
+ * release's complete_checkout): each run counts, and `outcome` makes it answer a business
+ * outcome (`declined`) or refuse with a protocol error (`refused`, 403).
+ */
+export const PAY_CHECKOUT: UcpOperation<{ amount: number; outcome?: 'declined' | 'refused' }> = {
+  name: 'test_pay_checkout',
+  title: 'Pay a checkout (test)',
+  description: 'Records a payment of the checkout and answers how many times it ran for that checkout.',
+  capability: ROOT_CAPABILITIES.checkout,
+  method: 'POST',
+  path: '/test/checkouts/{id}/payments',
+  creates: true,
+  payload: {
+    name: 'checkout',
+    schema: Type.Object(
+      { amount: Type.Integer({ minimum: 1, maximum: 1_000_000 }), outcome: Type.Optional(Type.Union([Type.Literal('declined'), Type.Literal('refused')])) },
+      { additionalProperties: false },
+    ),
+  },
+  result: Type.Object({ id: Type.String(), amount: Type.Integer(), runs: Type.Integer() }),
+  scope: CHECKOUT_SCOPE,
+  idempotent: true,
+  idempotencyKeyRequiredOnMcp: true,
+  errors: { 403: 'test_refused: asked for (test).' },
+  readOnly: false,
+  run: async ({ id, payload }) => {
+    const runs = (paymentRuns.get(id!) ?? 0) + 1;
+    paymentRuns.set(id!, runs);
+    if (payload.outcome === 'refused') throw new UcpProtocolError(403, 'test_refused', `Refused on run ${runs}.`);
+    if (payload.outcome === 'declined') {
+      return new UcpOutcome([{ type: 'error', code: 'payment_declined', content: `Declined on run ${runs}.`, severity: 'recoverable' }]);
+    }
+    return { id: id!, amount: payload.amount, runs };
+  },
+};
+
+export const testUcpOperations = (_kit: UcpOperationKit): UcpOperation<any>[] => [NOTE_CART, OPEN_CHECKOUT, PAY_CHECKOUT];

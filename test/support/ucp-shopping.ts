@@ -31,6 +31,20 @@ export type ShoppingProfile = keyof typeof SHOPPING_PROFILES;
 /** A line of a create or update request. */
 export const line = (variantId: string, quantity: number) => ({ item: { id: variantId }, quantity });
 
+/** A checkout's fulfillment: shipping to an address in the default market, with the sandbox's option. */
+export const FULFILLMENT = {
+  methods: [
+    {
+      type: 'shipping',
+      destinations: [{ id: 'home', street_address: 'Via Roma 1', address_locality: 'Milano', postal_code: '20121', address_country: 'IT' }],
+      groups: [{ selected_option_id: 'sandbox_standard' }],
+    },
+  ],
+};
+
+/** A complete_checkout payload paying with a sandbox token. */
+export const pay = (token: string) => ({ payment: { instruments: [{ id: 'instr_1', handler_id: 'sandbox_payment', type: 'card', credential: { type: 'sandbox_token', token } }] } });
+
 export interface UcpShopper {
   /** A REST call under /ucp/v1 as the platform of `profile` (default `all`), with the key's Authorization header; the answer validated. */
   rest(operation: string, method: 'GET' | 'POST' | 'PUT', path: string, options?: { token?: string; body?: unknown; profile?: ShoppingProfile; headers?: Record<string, string> }): Promise<CheckedResponse>;

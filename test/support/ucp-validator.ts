@@ -45,6 +45,12 @@ export interface UcpValidator {
   /** What a platform sends: a request body of the operation, composed with the negotiated extensions. */
   validateRestRequest(operation: string, body: unknown, options?: { capabilities?: unknown }): ValidationResult;
   validateSchema(schema: object | string, data: unknown): ValidationResult;
+  /** The release's MCP tools, by name. */
+  mcpTools: string[];
+  /** What a platform sends as a tool's arguments, checked against the release's OpenRPC. */
+  validateMcpArguments(tool: string, args: unknown): { valid: boolean; errors: string[] };
+  /** An operation of the release's REST OpenAPI: its headers as the release declares them. */
+  findRestOp(operation: string): { operationId: string; headers: { name: string; required: boolean; schema: object }[] } | undefined;
   negotiate(business: unknown, platform: unknown): { capabilities: Record<string, { version: string; extends: string[] }>; dropped: string[] };
   /** Its Ajv instance, which holds the release's schemas (to add a schema that refers to them). */
   ajv: Pick<Ajv2020, 'addSchema' | 'getSchema'>;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { McpTestClient } from '../support/mcp-client.js';
 import { SANDBOX_PRODUCTS } from '../support/sandbox.js';
@@ -64,7 +65,7 @@ describe('UCP carts over MCP', { skip }, () => {
     assert.deepEqual(updated.result!.line_items.map((item: any) => [item.id, item.quantity]), [[ids.TEN, 3]]);
     assert.deepEqual(updated.result!.messages.map((message: any) => message.code), ['discount_code_invalid']);
 
-    const canceled = await shopper.mcp(mcp, 'cancel_cart', { meta: shopper.meta('all', { 'idempotency-key': 'cancel-1' }), id: cart.id });
+    const canceled = await shopper.mcp(mcp, 'cancel_cart', { meta: shopper.meta('all', { 'idempotency-key': randomUUID() }), id: cart.id });
     assert.deepEqual(canceled.result!.line_items, updated.result!.line_items);
     const gone = await shopper.mcp(mcp, 'get_cart', { meta: shopper.meta(), id: cart.id });
     assert.equal(gone.result!.ucp.status, 'error');

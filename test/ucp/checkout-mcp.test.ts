@@ -5,22 +5,12 @@ import { McpTestClient } from '../support/mcp-client.js';
 import { SANDBOX_PRODUCTS } from '../support/sandbox.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { ucpTestConfig, usePlatformServer } from '../support/ucp-platform.js';
-import { line, ucpShopper } from '../support/ucp-shopping.js';
+import { FULFILLMENT, line, pay, ucpShopper } from '../support/ucp-shopping.js';
 import { ucpValidator } from '../support/ucp-validator.js';
 
 const { validator, skip } = await ucpValidator();
 const TOOLS = ['cancel_checkout', 'complete_checkout', 'create_checkout', 'get_checkout', 'get_order', 'update_checkout'];
 
-const FULFILLMENT = {
-  methods: [
-    {
-      type: 'shipping',
-      destinations: [{ id: 'home', street_address: 'Via Roma 1', address_locality: 'Milano', postal_code: '20121', address_country: 'IT' }],
-      groups: [{ selected_option_id: 'sandbox_standard' }],
-    },
-  ],
-};
-const pay = (token: string) => ({ payment: { instruments: [{ id: 'instr_1', handler_id: 'sandbox_payment', type: 'card', credential: { type: 'sandbox_token', token } }] } });
 
 /**
  * UCP's checkout and order tools on /ucp/mcp through the official MCP client, the

@@ -4,6 +4,7 @@ import type { Config, SandboxConfig } from '../../config.js';
 import { admitKey, admitKeyWithScope } from '../admission.js';
 import type { SandboxPrincipal } from '../auth.js';
 import type { SandboxCartService } from '../cart-service.js';
+import { sandboxIdempotencyWording } from '../errors.js';
 import { cartLimitNote, idempotencyMismatchMessage, idempotencyRules, type IdempotencyTerms, type SandboxOperation } from '../operations.js';
 import { scenarioParameter, SCENARIOS, type Scenario } from '../scenarios.js';
 import { idempotencyKey } from '../schemas.js';
@@ -49,7 +50,7 @@ const REST_IDEMPOTENCY: IdempotencyTerms = { key: 'Idempotency-Key', input: 'bod
 /** The rules as REST clients meet them: the route's path however spelled, a byte-for-byte replay marked as one. */
 export const IDEMPOTENCY_RULES = `${idempotencyRules(REST_IDEMPOTENCY)} On REST the operation and its targets are the route with its parameters, however the path is spelled; a replay is the first response byte for byte, with \`Idempotent-Replayed: true\`.`;
 
-const IDEMPOTENCY_KEY_REUSED = idempotencyMismatchMessage(REST_IDEMPOTENCY);
+const IDEMPOTENCY_WORDING = sandboxIdempotencyWording(idempotencyMismatchMessage(REST_IDEMPOTENCY));
 
 const HEADERS_BY_IDEMPOTENCY = { required: cartHeadersRequiringIdempotencyKey, optional: cartHeadersWithIdempotencyKey } as const;
 
@@ -127,7 +128,7 @@ export async function sendIdempotently(
   const outcome = await services.runIdempotently({
     scope: { keyId: principalOf(request).keyId, idempotencyKey: key, method: request.method, path: routePath(request) },
     input,
-    mismatchMessage: IDEMPOTENCY_KEY_REUSED,
+    wording: IDEMPOTENCY_WORDING,
     successStatus,
     run,
   });

@@ -1,24 +1,31 @@
 import type { CallToolResult, ProtocolError, ToolAnnotations } from '@modelcontextprotocol/server';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { HttpProblem, internalProblem } from '../../http/problem.js';
 import type { ToolSchemaCompiler } from '../../mcp/json-schema.js';
 import type { ToolContext, ToolDefinition } from '../../mcp/tool.js';
 import { UcpMetadataSchema } from '../envelope.js';
 import { jsonRpcProtocolError, ucpErrors, UcpErrorResponseSchema, UcpProtocolError } from '../errors.js';
 import type { Negotiator } from '../negotiation/negotiator.js';
+import { IDEMPOTENCY_RULES, uuidSchema } from '../idempotency.js';
 import { runOperation, type UcpOperation, type UcpOperationKit } from '../operation.js';
 
-/** The request metadata every tool takes (mcp.openrpc.json, meta): the platform profile, and an idempotency key. */
-const Meta = Type.Object(
-  {
-    'ucp-agent': Type.Object(
-      { profile: Type.String({ format: 'uri', description: "The platform profile URL (https): fetched, validated and cached; the call is negotiated against it." }) },
-      { description: 'The platform: what the UCP-Agent header is on REST.' },
-    ),
-    'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Makes the call safe to retry, where the tool says so: what the Idempotency-Key header is on REST.' })),
-  },
-  { additionalProperties: true, description: 'Request metadata.' },
+const UcpAgent = Type.Object(
+  { profile: Type.String({ format: 'uri', description: "The platform profile URL (https): fetched, validated and cached; the call is negotiated against it." }) },
+  { description: 'The platform: what the UCP-Agent header is on REST.' },
 );
+
+/** The request metadata a tool takes (mcp.openrpc.json, meta): the platform profile, and an idempotency key as `idempotency-key` says. */
+const meta = (idempotencyKey: TSchema) =>
+  Type.Object({ 'ucp-agent': UcpAgent, 'idempotency-key': idempotencyKey }, { additionalProperties: true, description: 'Request metadata.' });
+
+/** A tool's metadata by what it does with an idempotency key: nothing, honour one, or require one. */
+const META = {
+  none: meta(Type.Optional(uuidSchema("Not used by this tool; the release's metadata allows one on every tool."))),
+  optional: meta(Type.Optional(uuidSchema(`What the Idempotency-Key header is on REST. ${IDEMPOTENCY_RULES}`))),
+  required: meta(uuidSchema(`Required by this tool (the release's MCP binding); what the Idempotency-Key header is on REST. ${IDEMPOTENCY_RULES}`)),
+};
+
+const metaOf = (op: UcpOperation<any>) => (!op.idempotent ? META.none : op.idempotencyKeyRequiredOnMcp ? META.required : META.optional);
 
 const Id = Type.String({ minLength: 1, maxLength: 255, description: 'The resource id.' });
 
@@ -45,7 +52,7 @@ export function ucpTools(operations: readonly UcpOperation<any>[], { negotiator,
     const takesId = op.path.includes('{id}');
     const input = schemas.input(
       Type.Object(
-        { meta: Meta, ...(takesId && { id: Id }), ...(op.payload && { [op.payload.name]: op.payload.schema }) },
+        { meta: metaOf(op), ...(takesId && { id: Id }), ...(op.payload && { [op.payload.name]: op.payload.schema }) },
         { additionalProperties: false },
       ),
     );
@@ -55,16 +62,15 @@ export function ucpTools(operations: readonly UcpOperation<any>[], { negotiator,
       config: { title: op.title, description: op.description, inputSchema: input.schema, annotations: op.readOnly ? READ : WRITE },
       async call(args: unknown, context: ToolContext): Promise<CallToolResult> {
         try {
-          const meta = (args as { meta?: { 'idempotency-key'?: unknown } } | null | undefined)?.meta;
-          const negotiated = await negotiator.fromMeta(meta);
+          const negotiated = await negotiator.fromMeta((args as { meta?: unknown } | null | undefined)?.meta);
           const checked = input.check(args);
           if (!checked.ok) throw new UcpProtocolError(400, 'invalid_request', checked.message);
-          const values = checked.args as Record<string, unknown>;
-          const idempotencyKey = meta?.['idempotency-key'];
+          const values = checked.args as Record<string, unknown> & { meta: { 'idempotency-key'?: string } };
+          const idempotencyKey = values.meta['idempotency-key'];
           const answer = await runOperation(
             op,
             { ...(takesId && { id: values.id as string }), payload: op.payload && values[op.payload.name] },
-            { negotiated, ...context, ...(op.idempotent && typeof idempotencyKey === 'string' && { idempotencyKey }) },
+            { negotiated, ...context, ...(op.idempotent && idempotencyKey !== undefined && { idempotencyKey }) },
             kit,
           );
           const checkedOutput = output['~standard'].validate(answer.body) as { issues?: readonly { message: string }[] };

@@ -1,13 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type, type TObject } from 'typebox';
+import { Type, type TObject, type TSchema } from 'typebox';
 import type { RateLimitCheck } from '../../http/rate-limit.js';
 import { useErrorSurface } from '../../http/error-surface.js';
+import { isUuid } from '../../http/request-id.js';
 import { sentenceSchemaError } from '../../http/schema-errors.js';
 import { UcpMetadataSchema } from '../envelope.js';
 import { protocolErrorResponse, ucpRestErrors, UcpErrorResponseSchema } from '../errors.js';
 import type { Negotiated } from '../negotiation/negotiated.js';
 import type { Negotiator } from '../negotiation/negotiator.js';
 import { UCP_TAG } from '../openapi.js';
+import { IDEMPOTENCY_CONFLICT, IDEMPOTENCY_RULES, REPLAYED_HEADER, uuidSchema } from '../idempotency.js';
 import { runOperation, type UcpOperation, type UcpOperationKit } from '../operation.js';
 
 declare module 'fastify' {
@@ -30,8 +32,10 @@ const UcpAgent = Type.String({
   description:
     'The platform profile URL, as an RFC 8941 dictionary: `profile="https://platform.example/profile.json"`. Fetched (https only), validated and cached; the request is negotiated against it (docs/ucp.md).',
 });
-const IdempotencyKey = Type.String({ minLength: 1, maxLength: 255, description: 'Makes the request safe to retry (the operation says how).' });
-const RequestId = Type.String({ maxLength: 255, description: 'For tracing the request across systems; accepted and not interpreted.' });
+const IdempotencyKey = uuidSchema(IDEMPOTENCY_RULES);
+const RequestId = uuidSchema(
+  "The platform's id of the request, for tracing it across systems: echoed as a header of the answer and logged with the request (as `ucpRequestId`, beside this service's own id, the `X-Request-Id` answered).",
+);
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255, description: 'The resource id.' }) });
 
@@ -53,6 +57,17 @@ export async function ucpRestPlugin(scope: FastifyInstance, { operations, negoti
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') done(null, undefined);
     else parseJson(request, body as string, done);
+  });
+
+  // The platform's Request-Id, when it is one (a malformed one is refused by the route's
+  // header schema), goes into every log line of the request and back on every answer, refusals included.
+  scope.setChildLoggerFactory((logger, bindings, options, raw) => {
+    const platformId = raw.headers['request-id'];
+    return logger.child(isUuid(platformId) ? { ...bindings, ucpRequestId: platformId } : bindings, options);
+  });
+  scope.addHook('onRequest', async (request, reply) => {
+    const platformId = request.headers['request-id'];
+    if (isUuid(platformId)) reply.header('request-id', platformId);
   });
 
   const negotiate = async (request: FastifyRequest) => {
@@ -84,7 +99,7 @@ export async function ucpRestPlugin(scope: FastifyInstance, { operations, negoti
         const idempotencyKey = request.headers['idempotency-key'];
         const answer = await runOperation(
           op,
-          { ...(takesId && { id: request.params.id }), payload: request.body },
+          { ...(takesId && { id: request.params.id }), payload: op.payload && request.body },
           {
             negotiated: request.ucpNegotiated!,
             request,
@@ -93,7 +108,9 @@ export async function ucpRestPlugin(scope: FastifyInstance, { operations, negoti
           },
           kit,
         );
-        return reply.code(answer.outcome === 'created' ? 201 : 200).send(answer.body);
+        reply.code(answer.statusCode);
+        if (answer.replayed === undefined) return reply.send(answer.body);
+        return reply.header(REPLAYED_HEADER, 'true').type('application/json; charset=utf-8').send(answer.replayed);
       },
     });
   }
@@ -102,21 +119,38 @@ export async function ucpRestPlugin(scope: FastifyInstance, { operations, negoti
 /** The documented answers of an operation: its resource or a business outcome, and the protocol errors. */
 function responses(op: UcpOperation<any>): Record<string, object> {
   const resource = Type.Object({ ucp: UcpMetadataSchema, ...op.result.properties }, { title: `${op.name}_response` }) as TObject;
-  const json = (schema: object) => ({ 'application/json': { schema } });
+  const answer = (description: string, schema: object) => ({ description, headers: answerHeaders(op), content: { 'application/json': { schema } } });
   const outcome = 'A business outcome with no resource (ucp.status `error`, messages saying why): capabilities_incompatible when the platform shares no version of the capability, not_found...';
+  // Several errors of one status share its response; an operation's own come last.
+  const protocolErrors: [string, string | false][] = [
+    ['400', 'invalid_profile_url: the UCP-Agent header is missing or malformed, or its URL is not one this service fetches; invalid_request: the request does not match the operation.'],
+    ['401', op.scope !== undefined && 'sandbox_unauthorized: no sandbox key, or an unknown or expired one, or one lacking the scope.'],
+    ['409', op.idempotent === true && `${IDEMPOTENCY_CONFLICT}: this Idempotency-Key was already used for the operation with another resource id or body.`],
+    ['422', "profile_malformed: the platform profile is not JSON or not a UCP platform profile; version_unsupported: its protocol version is not this service's."],
+    ['424', 'profile_unreachable: the platform profile could not be fetched (time-out, HTTP error, too large).'],
+    ['429', 'rate_limited: the catalog rate limit (Retry-After).'],
+    ['500', 'internal_error: a temporary failure.'],
+    ['503', 'discovery_busy: too many platform profiles are being fetched at once; unavailable: the store is unreachable (Retry-After).'],
+    ...Object.entries(op.errors ?? {}),
+  ];
+  const described = new Map<string, string>();
+  for (const [status, description] of protocolErrors) {
+    if (description) described.set(status, [described.get(status), description].filter(Boolean).join('; '));
+  }
   return {
     ...(op.creates
-      ? { 201: { description: op.title, content: json(resource) }, 200: { description: outcome, content: json(UcpErrorResponseSchema) } }
-      : { 200: { description: `${op.title}, or ${outcome}`, content: json(Type.Union([resource, UcpErrorResponseSchema])) } }),
-    400: protocolErrorResponse('invalid_profile_url: the UCP-Agent header is missing or malformed, or its URL is not one this service fetches; invalid_request: the request does not match the operation.'),
-    ...(op.scope !== undefined && {
-      401: protocolErrorResponse('sandbox_unauthorized: no sandbox key, or an unknown or expired one, or one lacking the scope.'),
+      ? { 201: answer(op.title, resource), 200: answer(outcome, UcpErrorResponseSchema) }
+      : { 200: answer(`${op.title}, or ${outcome}`, Type.Union([resource, UcpErrorResponseSchema])) }),
+    ...Object.fromEntries([...described].map(([status, description]) => [status, protocolErrorResponse(description)])),
+  };
+}
+
+/** The headers of an operation's answers besides the service's own (X-Request-Id, RateLimit-*). */
+function answerHeaders(op: UcpOperation<any>): Record<string, TSchema> {
+  return {
+    'Request-Id': Type.String({ format: 'uuid', description: "The request's Request-Id, when it sent one." }),
+    ...(op.idempotent && {
+      'Idempotent-Replayed': Type.String({ enum: ['true'], description: 'Present when this is the recorded answer of an earlier call with the same Idempotency-Key, replayed byte for byte.' }),
     }),
-    422: protocolErrorResponse('profile_malformed: the platform profile is not JSON or not a UCP platform profile; version_unsupported: its protocol version is not this service\'s.'),
-    424: protocolErrorResponse('profile_unreachable: the platform profile could not be fetched (time-out, HTTP error, too large).'),
-    429: protocolErrorResponse('rate_limited: the catalog rate limit (Retry-After).'),
-    500: protocolErrorResponse('internal_error: a temporary failure.'),
-    503: protocolErrorResponse('discovery_busy: too many platform profiles are being fetched at once; unavailable: the store is unreachable (Retry-After).'),
-    ...Object.fromEntries(Object.entries(op.errors ?? {}).map(([status, description]) => [status, protocolErrorResponse(description)])),
   };
 }
