@@ -118,7 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(sandboxPlugin, { config, store, clock });
   await app.register(mcpPlugin, { config });
   await app.register(ucpPlugin, { config, store, clock, extraOperations: options.extraUcpOperations });
-  await app.register(acpPlugin, { config });
+  await app.register(acpPlugin, { config, clock });
   await app.register(operationsPlugin, { config, store });
   // Last: the developer portal only reads what the features built (the catalog, the document).
   await app.register(portalPlugin, { config, ucpPaths: UCP_PATHS });

@@ -61,6 +61,15 @@ export interface Config {
   admin: AdminConfig;
   webhooks: WebhookConfig;
   ucp: UcpConfig;
+  acp: AcpConfig;
+}
+
+/** The Agentic Commerce Protocol surface (docs/acp.md). */
+export interface AcpConfig {
+  /** When set, every ACP request must carry a valid `Signature` and `Timestamp` made with it (docs/acp.md, Request signatures). */
+  signingSecret: string | undefined;
+  /** How far a request's `Timestamp` may be from this server's clock, either way. */
+  signatureToleranceSeconds: number;
 }
 
 /** The Universal Commerce Protocol surface (docs/ucp.md). */
@@ -264,6 +273,10 @@ export function loadConfig(env: Env = process.env): Config {
       profileTimeoutMs: read.integer('UCP_PROFILE_TIMEOUT_MS', 5000, 100, 60_000),
       profileMaxBytes: read.integer('UCP_PROFILE_MAX_BYTES', 256 * 1024, 1024, 16 * 1024 ** 2),
       profileCacheSize: read.integer('UCP_PROFILE_CACHE_SIZE', 1000, 1, 1_000_000),
+    },
+    acp: {
+      signingSecret: read.optionalSecret('ACP_SIGNING_SECRET', 16),
+      signatureToleranceSeconds: read.integer('ACP_SIGNATURE_TOLERANCE_SECONDS', 300, 1, 3600),
     },
   };
   // A key of another shape would be accepted here and then refused by every request.

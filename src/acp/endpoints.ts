@@ -4,4 +4,10 @@ export const ACP_PATHS = {
   prefix: '/acp',
   /** The product feed of one market: `/acp/feed/{country}/...` (docs/acp.md, Product feed). */
   feed: '/acp/feed',
+  /** The checkout sessions (docs/acp.md, Checkout sessions); a completed session is its order's permalink. */
+  checkoutSessions: '/acp/checkout_sessions',
+  /** Delegated payment, simulated (docs/acp.md, Delegated payment, simulated). */
+  delegatePayment: '/acp/agentic_commerce/delegate_payment',
+  /** The simulated payment handler's schemas (docs/acp.md, The simulated payment handler). */
+  paymentHandler: '/acp/payment-handler',
 } as const;

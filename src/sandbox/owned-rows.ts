@@ -3,7 +3,7 @@ import type { Db } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 
 /** The sandbox tables whose rows belong to a key and expire with it. */
-type OwnedTable = 'sandbox_carts' | 'sandbox_checkouts' | 'sandbox_orders';
+type OwnedTable = 'sandbox_carts' | 'sandbox_checkouts' | 'sandbox_orders' | 'sandbox_payment_tokens';
 
 /** Their columns as the lookup sees them: text it compares. */
 type OwnedRows = Record<OwnedTable, Record<string, string>>;
@@ -21,7 +21,7 @@ export async function findOwnedRow<T extends OwnedTable, R>(
   read: (row: Selectable<Database[T]>) => R,
 ): Promise<R | undefined> {
   const { table, column, value } = where;
-  // Typed loosely so one query serves the three tables; the caller gets its table's row type back.
+  // Typed loosely so one query serves the tables; the caller gets its table's row type back.
   const row = await (db as unknown as Kysely<OwnedRows>)
     .selectFrom(table as OwnedTable)
     .selectAll()

@@ -7,25 +7,28 @@ export interface PurgeReport {
   carts: number;
   checkouts: number;
   orders: number;
+  paymentTokens: number;
   idempotency: number;
 }
 
 /**
- * Deletes every sandbox key, cart, checkout session, order and idempotency record that
- * expired at or before `now`. Carts, sessions and orders expire with their key; each is
+ * Deletes every sandbox key, cart, checkout session, order, delegated payment token and
+ * idempotency record that expired at or before `now`. Carts, sessions, orders and tokens
+ * expire with their key; each is
  * deleted by its own expiry first, so the counts say what went (a key's deletion would
  * take its rows along anyway).
  */
 export async function purgeExpiredSandboxData(db: Db, now: Date): Promise<PurgeReport> {
   const cutoff = now.toISOString();
-  const expired = async (table: 'sandbox_idempotency' | 'sandbox_orders' | 'sandbox_checkouts' | 'sandbox_carts' | 'sandbox_keys') =>
+  const expired = async (table: 'sandbox_idempotency' | 'sandbox_payment_tokens' | 'sandbox_orders' | 'sandbox_checkouts' | 'sandbox_carts' | 'sandbox_keys') =>
     Number((await db.deleteFrom(table).where('expires_at', '<=', cutoff).executeTakeFirst()).numDeletedRows);
   const idempotency = await expired('sandbox_idempotency');
+  const paymentTokens = await expired('sandbox_payment_tokens');
   const orders = await expired('sandbox_orders');
   const checkouts = await expired('sandbox_checkouts');
   const carts = await expired('sandbox_carts');
   const keys = await expired('sandbox_keys');
-  return { keys, carts, checkouts, orders, idempotency };
+  return { keys, carts, checkouts, orders, paymentTokens, idempotency };
 }
 
 /** Purges in the background; the timer never keeps the process alive. Returns the stop function. */

@@ -1,6 +1,7 @@
 import type { MarketParameter } from '../catalog/read-model/read-errors.js';
 import type { CheckoutProblem } from './checkout/problems.js';
 import type { PaymentRefusal } from './payment/simulated-payments.js';
+import type { SandboxPrincipal } from './auth.js';
 import type { Scope } from './scopes.js';
 
 /**
@@ -26,7 +27,11 @@ export type SandboxRefusal =
   | { kind: 'not_modifiable'; status: 'completed' | 'canceled' }
   /** A completion of a session with problems; they are listed. */
   | { kind: 'not_ready'; problems: readonly CheckoutProblem[] }
-  /** `real_card_refused`: the message never repeats the number. `unknown_instrument`: `accepted` lists the sandbox tokens. */
+  /**
+   * `real_card_refused`: the message never repeats the number. `unknown_instrument`:
+   * `accepted` lists the sandbox tokens. `invalid_card`: `accepted` lists the sandbox's
+   * test card numbers.
+   */
   | { kind: PaymentRefusal; accepted: readonly string[] };
 
 /** A refused call: `message` states it in plain words (an adapter may use it as it is); `refusal` is what it words its answer from. */
@@ -38,4 +43,9 @@ export class SandboxRefusalError extends Error {
     super(message);
     this.name = 'SandboxRefusalError';
   }
+}
+
+/** The services' own scope check: a key without `scope` is refused `insufficient_scope`. */
+export function requireScope(principal: SandboxPrincipal, scope: Scope): void {
+  if (!principal.scopes.includes(scope)) throw new SandboxRefusalError(`This key lacks the ${scope} scope.`, { kind: 'insufficient_scope', scope });
 }

@@ -5,6 +5,7 @@ import { authenticate, type SandboxPrincipal } from './auth.js';
 import { whenAvailable } from './availability.js';
 import { SandboxCartService } from './cart-service.js';
 import { CheckoutSessionService } from './checkout/checkout-service.js';
+import { DelegatedPaymentService } from './payment/delegated-payments.js';
 import { protocolCartView, sandboxCartView, type ProtocolCartView } from './cart-views.js';
 import type { Clock } from './clock.js';
 import { runIdempotently, type IdempotentCall, type IdempotentOutcome } from './idempotency.js';
@@ -22,6 +23,8 @@ export interface SandboxServices {
   protocolCarts: SandboxCartService<ProtocolCartView>;
   /** Checkout sessions and simulated orders, for the protocol adapters (UCP, ACP). */
   checkouts: CheckoutSessionService;
+  /** Delegated payment tokens with allowances, which checkouts accept (ACP's delegated payment). */
+  delegatedPayments: DelegatedPaymentService;
   /** `scenario` rehearses a failure of issuance (unavailable, rate_limited) instead. */
   issueKey(scopes: readonly Scope[] | undefined, scenario?: Scenario): Promise<IssuedKey>;
   /** Throws 401 `sandbox_unauthorized`; `scope` is named in the 401 when given. */
@@ -35,11 +38,13 @@ export interface SandboxServices {
 export function buildSandboxServices(app: FastifyInstance, config: SandboxConfig, db: Db, clock: Clock): SandboxServices {
   const findKey = keyLookup(db);
   const cartDeps = { db, clock, catalog: () => app.catalog.live, shippingAmounts: config.shippingAmounts, cartRateLimit: config.cartRateLimit };
+  const delegatedPayments = new DelegatedPaymentService({ db, clock });
   return {
     config,
     carts: new SandboxCartService({ ...cartDeps, render: sandboxCartView }),
     protocolCarts: new SandboxCartService({ ...cartDeps, render: protocolCartView }),
-    checkouts: new CheckoutSessionService(cartDeps),
+    checkouts: new CheckoutSessionService({ ...cartDeps, delegatedPayments }),
+    delegatedPayments,
     issueKey: async (scopes, scenario) => {
       failIfRehearsed(scenario, config.keyRateLimit);
       return issueKey(db, clock(), scopes);

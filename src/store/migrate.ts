@@ -9,6 +9,7 @@ import * as changeDetails from './migrations/0006-change-details.js';
 import * as webhooks from './migrations/0007-webhooks.js';
 import * as sandboxCheckouts from './migrations/0008-sandbox-checkouts.js';
 import * as webhookKinds from './migrations/0009-webhook-kinds.js';
+import * as sandboxPaymentTokens from './migrations/0010-sandbox-payment-tokens.js';
 
 /** Migrations live in code so the same list runs from `src` (tsx) and from `dist`. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007-webhooks': webhooks,
   '0008-sandbox-checkouts': sandboxCheckouts,
   '0009-webhook-kinds': webhookKinds,
+  '0010-sandbox-payment-tokens': sandboxPaymentTokens,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

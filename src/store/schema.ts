@@ -23,6 +23,7 @@ export interface Database {
   sandbox_idempotency: SandboxIdempotencyTable;
   sandbox_checkouts: SandboxCheckoutTable;
   sandbox_orders: SandboxOrderTable;
+  sandbox_payment_tokens: SandboxPaymentTokenTable;
   deployment_secrets: DeploymentSecretTable;
   change_log_readers: ChangeLogReaderTable;
   webhook_subscriptions: WebhookSubscriptionTable;
@@ -265,6 +266,25 @@ export interface SandboxCheckoutTable {
   active_cart_id: string | null;
   created_at: string;
   updated_at: string;
+  expires_at: string;
+}
+
+/** A delegated payment token (src/sandbox/payment/delegated-payments.ts): its allowance and its test card's outcome, never a card number. */
+export interface SandboxPaymentTokenTable {
+  id: string;
+  key_id: string;
+  /** JSON: the PaymentOutcome of the test card it was issued for. */
+  outcome: string;
+  /** Minor units of `currency`; PostgreSQL answers a bigint as text. */
+  max_amount: number | string;
+  currency: string;
+  /** The session the allowance is for. */
+  checkout_id: string;
+  merchant_id: string;
+  /** When the allowance ends: a completion at or after it is declined. */
+  allowance_expires_at: string;
+  created_at: string;
+  /** The key's expiry, for the purge. */
   expires_at: string;
 }
 

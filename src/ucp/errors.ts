@@ -154,6 +154,7 @@ export function wordSandboxRefusal(error: unknown, continueUrl: string): UcpOutc
       return new UcpProtocolError(400, 'invalid_request', error.message);
     case 'real_card_refused':
     case 'unknown_instrument':
+    case 'invalid_card':
       return new UcpProtocolError(400, refusal.kind, error.message);
     case 'insufficient_scope':
       return new UcpProtocolError(403, 'insufficient_scope', error.message);

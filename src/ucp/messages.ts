@@ -1,5 +1,5 @@
 import type { CheckoutProblem, LineProblemKind, MissingField } from '../sandbox/checkout/problems.js';
-import type { DeclineReason } from '../sandbox/payment/simulated-payments.js';
+import { DECLINED_BECAUSE } from '../sandbox/payment/simulated-payments.js';
 
 /** A message of a UCP answer (types/message.json): an error, a warning or information. */
 export type UcpMessage =
@@ -44,12 +44,6 @@ const MISSING: Record<MissingField, { path: string; content: string }> = {
   },
 };
 
-const DECLINES: Record<DeclineReason, string> = {
-  generic: 'The payment was declined.',
-  insufficient_funds: 'The payment was declined: insufficient funds.',
-  expired_card: 'The payment was declined: the card has expired.',
-};
-
 /** A checkout's problem as an error message: each one is `recoverable`, by an update or, for a decline, another instrument. */
 export function checkoutProblemMessage(problem: CheckoutProblem): UcpMessage {
   switch (problem.kind) {
@@ -59,7 +53,7 @@ export function checkoutProblemMessage(problem: CheckoutProblem): UcpMessage {
       return {
         type: 'error',
         code: 'payment_failed',
-        content: `${DECLINES[problem.reason]} Nothing was charged and the checkout is unchanged: complete it again with another sandbox token.`,
+        content: `${DECLINED_BECAUSE[problem.reason]} Nothing was charged and the checkout is unchanged: complete it again with another sandbox token.`,
         severity: 'recoverable',
       };
     default:

@@ -11,6 +11,7 @@ function envelopeOf(response: LightMyRequestResponse): { envelope: string; code:
   if (body.jsonrpc === '2.0') return { envelope: 'json-rpc', code: body.error.data?.code ?? body.error.code };
   if (typeof body.error === 'string') return { envelope: 'sandbox', code: body.error };
   if (typeof body.code === 'string' && typeof body.content === 'string') return { envelope: 'ucp', code: body.code };
+  if (typeof body.type === 'string' && typeof body.code === 'string') return { envelope: 'acp', code: body.code };
   assert.match(body.request_id, UUID);
   return { envelope: 'public-api', code: body.error.code };
 }
@@ -32,11 +33,14 @@ describe('each surface answers its own errors and unknown routes', () => {
     ['/ucp', 'ucp', 'not_found'],
     ['/ucp/mcp/nothing-here', 'json-rpc', 'not_found'],
     ['/.well-known/ucp/nothing-here', 'ucp', 'not_found'],
+    ['/acp/nothing-here', 'acp', 'not_found'],
+    ['/acp', 'acp', 'not_found'],
     ['/nothing-here', 'public-api', 'INVALID_QUERY'],
     // A prefix claims its own path segment only.
     ['/sandboxes', 'public-api', 'INVALID_QUERY'],
     ['/mcpx', 'public-api', 'INVALID_QUERY'],
     ['/ucpx', 'public-api', 'INVALID_QUERY'],
+    ['/acpx', 'public-api', 'INVALID_QUERY'],
   ] as const) {
     it(`GET ${url}: 404 in the ${envelope} envelope (${code})`, async () => {
       const response = await testApp.app.inject({ method: 'GET', url });
@@ -55,6 +59,7 @@ describe('each surface answers its own errors and unknown routes', () => {
     ['/mcp/%zz', 'json-rpc', -32600],
     ['/ucp/v1/%zz', 'ucp', 'invalid_request'],
     ['/ucp/mcp/%zz', 'json-rpc', -32600],
+    ['/acp/checkout_sessions/%zz', 'acp', 'invalid_request'],
   ] as const) {
     it(`GET ${url} (a path the router cannot read): 400 in the ${envelope} envelope (${code})`, async () => {
       const response = await testApp.app.inject({ method: 'GET', url });

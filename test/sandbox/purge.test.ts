@@ -12,18 +12,19 @@ const PURGED_WITHIN_MS = 30_000;
 
 async function rowCounts(sandbox: TestApp) {
   const { db } = sandbox.store;
-  const count = async (table: 'sandbox_keys' | 'sandbox_carts' | 'sandbox_checkouts' | 'sandbox_orders' | 'sandbox_idempotency') =>
+  const count = async (table: 'sandbox_keys' | 'sandbox_carts' | 'sandbox_checkouts' | 'sandbox_orders' | 'sandbox_payment_tokens' | 'sandbox_idempotency') =>
     Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   return {
     keys: await count('sandbox_keys'),
     carts: await count('sandbox_carts'),
     checkouts: await count('sandbox_checkouts'),
     orders: await count('sandbox_orders'),
+    paymentTokens: await count('sandbox_payment_tokens'),
     idempotency: await count('sandbox_idempotency'),
   };
 }
 
-/** A key with a cart (made under an idempotency key), an open checkout session and a completed one with its order. */
+/** A key with a cart (made under an idempotency key), an open checkout session, a completed one with its order, and a delegated payment token. */
 async function keyWithEverything(sandbox: TestApp) {
   const token = await sandbox.newKey();
   const cartId = await completeCart(sandbox, token);
@@ -32,6 +33,8 @@ async function keyWithEverything(sandbox: TestApp) {
   const open = await checkouts.create(principal, { cart_id: cartId });
   const completed = await checkouts.create(principal, { lines: [{ variant_id: await sandbox.variantId('OIL'), quantity: 1 }], shipping_address: CHECKOUT_ADDRESS, fulfillment_option_id: 'sandbox_standard' });
   const { order } = await checkouts.complete(principal, completed.id, APPROVED);
+  const allowance = { maxAmount: 100, currency: 'EUR', checkoutId: open.id, merchantId: 'purge', expiresAt: sandbox.clock().toISOString() };
+  await sandbox.app.sandbox.delegatedPayments.issue(principal, { cardNumber: '4242424242424242', allowance, rest: {} });
   return { token, principal, cartId, open, order: order! };
 }
 
@@ -46,7 +49,7 @@ describe('purge of expired sandbox data', () => {
     const old = await keyWithEverything(sandbox);
     sandbox.advanceClock(12 * HOUR_MS);
     const live = await keyWithEverything(sandbox);
-    const each = (n: number) => ({ keys: n, carts: n, checkouts: 2 * n, orders: n, idempotency: n });
+    const each = (n: number) => ({ keys: n, carts: n, checkouts: 2 * n, orders: n, paymentTokens: n, idempotency: n });
     assert.deepEqual(await rowCounts(sandbox), each(2));
 
     sandbox.advanceClock(12 * HOUR_MS);
@@ -81,7 +84,7 @@ describe('background purge', () => {
     await keyWithEverything(sandbox);
     sandbox.advanceClock(25 * HOUR_MS);
     const { value: counts } = await pollUntil(() => rowCounts(sandbox), (counts) => Object.values(counts).every((n) => n === 0), PURGED_WITHIN_MS);
-    assert.deepEqual(counts, { keys: 0, carts: 0, checkouts: 0, orders: 0, idempotency: 0 }, 'expired rows were not purged');
+    assert.deepEqual(counts, { keys: 0, carts: 0, checkouts: 0, orders: 0, paymentTokens: 0, idempotency: 0 }, 'expired rows were not purged');
   });
 });
 

@@ -3,12 +3,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { parse } from 'yaml';
 import { mainCheckout } from './ucp-validator.js';
 
 const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
 const RELEASE = 'shared/spec/acp-2026-04-17';
 /** The release's JSON Schemas, inside it. */
 const SCHEMAS = 'spec/2026-04-17/json-schema';
+/** The release's OpenAPI documents, inside it: what clients and a validating proxy (Prism) check answers against. */
+const OPENAPI = 'spec/2026-04-17/openapi';
 
 /**
  * The ACP release (`../shared/spec/acp-2026-04-17`, beside the repository, as CI has it;
@@ -21,21 +24,40 @@ export const ACP_RELEASE_DIR =
     .map((root) => path.resolve(root, '..', RELEASE))
     .find((dir) => existsSync(path.join(dir, SCHEMAS))) ?? path.resolve(REPOSITORY, '..', RELEASE);
 
-/** The release's schemas by file name (`schema.feed.json`...), each validating any of its `$defs`. */
+/** The release's OpenAPI documents the tests validate answers against. */
+export const ACP_DOCUMENTS = {
+  checkout: 'openapi.agentic_checkout.yaml',
+  delegatePayment: 'openapi.delegate_payment.yaml',
+} as const;
+export type AcpDocument = keyof typeof ACP_DOCUMENTS;
+
+/** The release's schemas by file name (`schema.feed.json`...), each validating any of its `$defs`, and its OpenAPI documents. */
 export interface AcpValidator {
   /** What is wrong with `data` as the definition `definition` of `schemaFile` (empty: valid). */
   errors(schemaFile: string, definition: string, data: unknown): string[];
+  /**
+   * What is wrong with an answer of `operationId` with `status`, against the response the
+   * document declares for it (the exact status, else its range such as `4XX`). An error
+   * status it does not list is checked against its `Error`: the release lists few errors
+   * for some operations (retrieve: 404 only), and those answered all the same keep its shape.
+   */
+  answerErrors(document: AcpDocument, operationId: string, status: number, body: unknown): string[];
+  /** What is wrong with `data` as a component schema of the document (`Error`, `CheckoutSession`...). */
+  componentErrors(document: AcpDocument, name: string, data: unknown): string[];
 }
 
 /** The validator, or why the tests that need it are skipped (`it(name, { skip }, ...)`). */
 export type AcpValidatorUse = { validator: AcpValidator; skip: false } | { validator: undefined; skip: string };
 
+type Json = Record<string, any>;
+
 let loaded: AcpValidatorUse | undefined;
 
 /**
- * Ajv 2020 with formats over every JSON Schema of the release, loaded once per process.
- * Each schema file is a bundle of `$defs` with an `$id` of its own, so a definition is
- * reached as `<$id>#/$defs/<name>`.
+ * Ajv 2020 with formats over every JSON Schema and OpenAPI document of the release,
+ * loaded once per process. Each schema file is a bundle of `$defs` with an `$id` of its
+ * own, so a definition is reached as `<$id>#/$defs/<name>`; each OpenAPI document is
+ * added whole under an `$id` of its own, and its components are reached in it.
  */
 export function acpValidator(): AcpValidatorUse {
   loaded ??= load();
@@ -53,6 +75,18 @@ function load(): AcpValidatorUse {
     ajv.addSchema(schema);
     ids.set(file, schema.$id);
   }
+  const documents = new Map<AcpDocument, Json>();
+  for (const [name, file] of Object.entries(ACP_DOCUMENTS) as [AcpDocument, string][]) {
+    const document = mergeAllOf(parse(readFileSync(path.join(ACP_RELEASE_DIR, OPENAPI, file), 'utf8')) as Json);
+    documents.set(name, document);
+    ajv.addSchema({ ...document, $id: openApiId(name) });
+  }
+  const messages = (errors: ErrorObject[] | null | undefined) => (errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'} ${JSON.stringify(error.params)}`);
+  const validateIn = (document: AcpDocument, schema: Json, data: unknown) => {
+    const validate = ajv.compile(rebase(schema, openApiId(document)));
+    return validate(data) ? [] : messages(validate.errors);
+  };
+  const componentErrors = (document: AcpDocument, name: string, data: unknown) => validateIn(document, { $ref: `#/components/schemas/${name}` }, data);
   return {
     skip: false,
     validator: {
@@ -61,10 +95,69 @@ function load(): AcpValidatorUse {
         if (id === undefined) throw new Error(`The release has no ${schemaFile}`);
         const validate = ajv.getSchema(`${id}#/$defs/${definition}`);
         if (!validate) throw new Error(`${schemaFile} defines no ${definition}`);
-        return validate(data) ? [] : (validate.errors ?? []).map((error: ErrorObject) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
+        return validate(data) ? [] : messages(validate.errors);
       },
+      answerErrors(document, operationId, status, body) {
+        const responses = operationOf(documents.get(document)!, operationId).responses as Json;
+        let response = (responses[String(status)] ?? responses[`${String(status)[0]}XX`]) as Json | undefined;
+        if (response === undefined) return status >= 400 ? componentErrors(document, 'Error', body) : [`${operationId} declares no ${status} answer`];
+        if (typeof response.$ref === 'string') response = resolve(documents.get(document)!, response.$ref);
+        const schema = response.content?.['application/json']?.schema as Json | undefined;
+        return schema === undefined ? [`${operationId} ${status} declares no JSON body`] : validateIn(document, schema, body);
+      },
+      componentErrors,
     },
   };
+}
+
+const openApiId = (document: AcpDocument) => `acp-openapi-${document}`;
+
+function operationOf(document: Json, operationId: string): Json {
+  for (const item of Object.values(document.paths as Json)) {
+    for (const operation of Object.values(item as Json)) {
+      if ((operation as Json).operationId === operationId) return operation as Json;
+    }
+  }
+  throw new Error(`The release's document has no operation ${operationId}`);
+}
+
+function resolve(document: Json, ref: string): Json {
+  return ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce((node: Json, key) => node[key] as Json, document);
+}
+
+/** Local `#/...` references of a schema taken out of its document, pointed back into it. */
+function rebase(schema: Json, id: string): Json {
+  return JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, `"$ref":"${id}#/`)) as Json;
+}
+
+/**
+ * Each component schema that is an `allOf` of objects, merged into one object (their
+ * properties and required fields together). Read literally, the release's
+ * CheckoutSessionWithOrder admits no value: it is CheckoutSessionBase, which allows no
+ * field beyond its own (additionalProperties: false) and has no `order`, all of a
+ * schema that requires `order`. Prism merges `allOf` before validating, so a completed
+ * session with its order passes it; the tests read the release as Prism does.
+ */
+function mergeAllOf(document: Json): Json {
+  const schemas = document.components.schemas as Record<string, Json>;
+  const resolved = (member: Json): Json => (typeof member.$ref === 'string' ? schemas[member.$ref.split('/').pop()!]! : member);
+  for (const [name, schema] of Object.entries(schemas)) {
+    if (!Array.isArray(schema.allOf)) continue;
+    const members = (schema.allOf as Json[]).map(resolved);
+    if (members.some((member) => member.allOf !== undefined || (member.type !== undefined && member.type !== 'object'))) continue;
+    const { allOf: _allOf, ...rest } = schema;
+    schemas[name] = {
+      ...Object.assign({}, ...members),
+      ...rest,
+      type: 'object',
+      properties: Object.assign({}, ...members.map((member) => member.properties ?? {})),
+      required: [...new Set(members.flatMap((member) => (member.required as string[] | undefined) ?? []))],
+    };
+  }
+  return document;
 }
 
 /** Asserts that `data` is valid as the release's `definition` of `schemaFile`, showing what is wrong. */

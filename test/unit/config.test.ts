@@ -64,6 +64,7 @@ describe('loadConfig', () => {
         outboxStuckMs: 300_000,
       },
       ucp: { allowLoopbackHttp: false, profileTimeoutMs: 5000, profileMaxBytes: 256 * 1024, profileCacheSize: 1000 },
+      acp: { signingSecret: undefined, signatureToleranceSeconds: 300 },
     });
   });
 
@@ -190,6 +191,13 @@ describe('Redis and metrics settings at config load', () => {
   it('namespaces Redis keys under "vetrina:" unless REDIS_KEY_PREFIX says otherwise', () => {
     assert.equal(loadConfig({}).redisKeyPrefix, 'vetrina:');
     assert.equal(loadConfig({ REDIS_KEY_PREFIX: 'shop-a:' }).redisKeyPrefix, 'shop-a:');
+  });
+
+  it('verifies no ACP signature without ACP_SIGNING_SECRET, refuses a secret shorter than 16 characters and a tolerance out of 1 to 3600 s', () => {
+    assert.deepEqual(problemsOf({ ACP_SIGNING_SECRET: 'short' }), ['ACP_SIGNING_SECRET must be at least 16 characters long']);
+    assert.equal(loadConfig({ ACP_SIGNING_SECRET: 'a-long-enough-secret' }).acp.signingSecret, 'a-long-enough-secret');
+    assert.equal(problemsOf({ ACP_SIGNATURE_TOLERANCE_SECONDS: '0' }).length, 1);
+    assert.equal(loadConfig({ ACP_SIGNATURE_TOLERANCE_SECONDS: '60' }).acp.signatureToleranceSeconds, 60);
   });
 
   it('leaves /metrics open without METRICS_TOKEN and refuses a token shorter than 16 characters', () => {

@@ -5,8 +5,9 @@ import type { SandboxPrincipal } from '../auth.js';
 import { findOwnedCart, mergeLines } from '../cart-store.js';
 import type { Clock } from '../clock.js';
 import { openMarket, type MarketRequest } from '../market-opening.js';
+import type { DelegatedPaymentService } from '../payment/delegated-payments.js';
 import { authorizePayment, SANDBOX_PAYMENT_TOKENS, type PaymentSubmission } from '../payment/simulated-payments.js';
-import { SandboxRefusalError, type SandboxRefusal } from '../refusals.js';
+import { requireScope, SandboxRefusalError, type SandboxRefusal } from '../refusals.js';
 import { CART_ID_PATTERN, MAX_QUANTITY } from '../schemas.js';
 import { CHECKOUT_SCOPE } from '../scopes.js';
 import { shippingRatesFor, type ShippingRate } from '../shipping.js';
@@ -81,6 +82,8 @@ export interface CheckoutServiceDeps {
   catalog: () => LiveCatalog;
   /** Minor units per currency (docs/decisions.md, Shipping). */
   shippingAmounts: Record<string, number>;
+  /** Decides payments with delegated tokens, by their allowance. */
+  delegatedPayments: DelegatedPaymentService;
 }
 
 const CART_ID = new RegExp(CART_ID_PATTERN);
@@ -137,11 +140,20 @@ export class CheckoutSessionService {
    * in one transaction with `hooks.onOrder` (then `hooks.onCommitted`). Refused before anything is read: a card
    * number anywhere in the payment (`real_card_refused`), a token the sandbox does not
    * know (`unknown_instrument`). Then: not the key's (`not_found`), completed or canceled
-   * (`not_modifiable`), with problems (`not_ready`). A declined payment is an answer:
+   * (`not_modifiable`), with problems (`not_ready`), a delegated token that is not the
+   * key's (`unknown_instrument`). A declined payment (a delegated token's allowance
+   * included) is an answer:
    * the session stays as it was, the decline among its problems, and no order.
    * Concurrent completions of one session make one order; the others are `not_modifiable`.
    */
-  async complete(principal: SandboxPrincipal, checkoutId: string, payment: PaymentSubmission, hooks: CompletionHooks = {}): Promise<CheckoutCompletion> {
+  async complete(
+    principal: SandboxPrincipal,
+    checkoutId: string,
+    payment: PaymentSubmission,
+    hooks: CompletionHooks = {},
+    /** Set on the session by the completion itself (ACP's complete request carries the buyer); kept only if the order is made. */
+    changes: { buyer?: CheckoutBuyer } = {},
+  ): Promise<CheckoutCompletion> {
     requireCheckoutScope(principal);
     const authorization = authorizePayment(payment);
     if ('refused' in authorization) {
@@ -152,17 +164,23 @@ export class CheckoutSessionService {
       throw refused(`${message} Sandbox tokens: ${TOKENS.join(', ')}.`, { kind: authorization.refused, accepted: TOKENS });
     }
     return this.untilWritten(checkoutId, async () => {
-      const checkout = openOrRefused(await this.ownedCheckout(principal, checkoutId));
+      const open = openOrRefused(await this.ownedCheckout(principal, checkoutId));
+      const checkout = changes.buyer ? { ...open, state: { ...open.state, buyer: buyerOf(changes.buyer) } } : open;
       const assessment = assess(checkout, this.deps.catalog(), this.ratesFor(checkout.currency));
       if (assessment.problems.length > 0) {
         throw refused(`Checkout ${checkoutId} is not ready to complete.`, { kind: 'not_ready', problems: assessment.problems });
       }
-      if (authorization.outcome === 'declined') {
-        return { session: { ...sessionView(checkout, assessment), problems: [{ kind: 'payment_declined', reason: authorization.reason }] }, order: null };
+      const { itemTotal, shippingTotal } = assessment.priced;
+      const outcome =
+        'delegated' in authorization
+          ? await this.deps.delegatedPayments.authorize(principal, authorization.delegated, { checkoutId, currency: checkout.currency, amount: itemTotal + shippingTotal })
+          : authorization;
+      if (outcome.outcome === 'declined') {
+        return { session: { ...sessionView(checkout, assessment), problems: [{ kind: 'payment_declined', reason: outcome.reason }] }, order: null };
       }
       const completion = await this.deps.db.transaction().execute(async (trx) => {
         const now = this.deps.clock();
-        const completed = await updateCheckout(trx, checkout, { status: 'completed' }, now);
+        const completed = await updateCheckout(trx, open, { status: 'completed', state: checkout.state }, now);
         if (!completed) return undefined;
         const order: StoredOrder = {
           id: newId('sandbox_order'),
@@ -309,9 +327,7 @@ function notFound(resource: 'checkout' | 'cart' | 'order', id: string): SandboxR
 }
 
 function requireCheckoutScope(principal: SandboxPrincipal): void {
-  if (!principal.scopes.includes(CHECKOUT_SCOPE)) {
-    throw refused(`This key lacks the ${CHECKOUT_SCOPE} scope.`, { kind: 'insufficient_scope', scope: CHECKOUT_SCOPE });
-  }
+  requireScope(principal, CHECKOUT_SCOPE);
 }
 
 /** The session if it is open; a completed or canceled one is `not_modifiable`. */

@@ -7,7 +7,23 @@ import { containsCardNumber } from './card-numbers.js';
  * provider is called.
  */
 export const DECLINE_REASONS = ['generic', 'insufficient_funds', 'expired_card'] as const;
-export type DeclineReason = (typeof DECLINE_REASONS)[number];
+/**
+ * Declines of a delegated token by its allowance (delegated-payments.ts): the charge is
+ * above its maximum, in another currency or for another session, or the allowance has
+ * ended.
+ */
+export const ALLOWANCE_DECLINES = ['allowance_exceeded', 'allowance_mismatch', 'token_expired'] as const;
+export type DeclineReason = (typeof DECLINE_REASONS)[number] | (typeof ALLOWANCE_DECLINES)[number];
+
+/** Each decline in plain words, a sentence each protocol's message starts with. */
+export const DECLINED_BECAUSE: Record<DeclineReason, string> = {
+  generic: 'The payment was declined.',
+  insufficient_funds: 'The payment was declined: insufficient funds.',
+  expired_card: 'The payment was declined: the card has expired.',
+  allowance_exceeded: "The payment was declined: the amount is above the delegated token's allowance.",
+  allowance_mismatch: "The payment was declined: the delegated token's allowance is for another checkout session or currency.",
+  token_expired: "The payment was declined: the delegated token's allowance has expired.",
+};
 
 export type PaymentOutcome = { outcome: 'approved' } | { outcome: 'declined'; reason: DeclineReason };
 
@@ -38,14 +54,24 @@ export interface PaymentSubmission {
   credential: unknown;
 }
 
-/** A payment the sandbox will not run: a real-looking card number (never stored or echoed), or a token it does not know. */
-export type PaymentRefusal = 'real_card_refused' | 'unknown_instrument';
+/**
+ * A payment the sandbox will not run: a real-looking card number (never stored or
+ * echoed), a token it does not know, or (delegating a card) a number that is no card
+ * number at all.
+ */
+export type PaymentRefusal = 'real_card_refused' | 'unknown_instrument' | 'invalid_card';
+
+/** A delegated token's id: `vt_sandbox_` and 24 hex digits (delegated-payments.ts). */
+export const DELEGATED_TOKEN = /^vt_sandbox_[0-9a-f]{24}$/;
 
 /**
- * The outcome of paying with `payment`, or why it cannot be tried. A card number
- * anywhere in the submission, the token included, is refused before the token is read.
+ * The outcome of paying with `payment`, or why it cannot be tried, or that it is a
+ * delegated token whose allowance decides (the checkout service asks
+ * delegated-payments.ts). A card number anywhere in the submission, the token included,
+ * is refused before the token is read.
  */
-export function authorizePayment(payment: PaymentSubmission): PaymentOutcome | { refused: PaymentRefusal } {
+export function authorizePayment(payment: PaymentSubmission): PaymentOutcome | { refused: PaymentRefusal } | { delegated: string } {
   if (containsCardNumber(payment.token) || containsCardNumber(payment.credential)) return { refused: 'real_card_refused' };
+  if (DELEGATED_TOKEN.test(payment.token)) return { delegated: payment.token };
   return BY_TOKEN.get(payment.token) ?? { refused: 'unknown_instrument' };
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { containsCardNumber, holdsCardNumber } from '../../../src/sandbox/payment/card-numbers.js';
+import { SANDBOX_TEST_CARDS } from '../../../src/sandbox/payment/delegated-payments.js';
 import { authorizePayment, SANDBOX_PAYMENT_TOKENS } from '../../../src/sandbox/payment/simulated-payments.js';
 
 describe('simulated payments', () => {
@@ -19,6 +20,21 @@ describe('simulated payments', () => {
       assert.match(description, /Simulated: nothing is charged\.$/);
     }
     assert.deepEqual(authorizePayment({ token: 'tok_live_123', credential: {} }), { refused: 'unknown_instrument' });
+  });
+
+  it('leaves a delegated token (vt_sandbox_ and 24 hex digits) to its allowance, and refuses other shapes as unknown', () => {
+    const token = 'vt_sandbox_0123456789abcdef01234567';
+    assert.deepEqual(authorizePayment({ token, credential: {} }), { delegated: token });
+    assert.deepEqual(authorizePayment({ token: `${token}0`, credential: {} }), { refused: 'unknown_instrument' });
+    assert.deepEqual(authorizePayment({ token: 'vt_01J8Z3WXYZ9ABC', credential: {} }), { refused: 'unknown_instrument' });
+  });
+
+  it('the test cards of delegated payment are card numbers (so no other number of that kind is taken) with their outcomes', () => {
+    for (const card of SANDBOX_TEST_CARDS) assert.equal(holdsCardNumber(card.number), true, card.number);
+    assert.deepEqual(
+      SANDBOX_TEST_CARDS.map((card) => card.result.outcome === 'approved' ? 'approved' : card.result.reason),
+      ['approved', 'generic', 'insufficient_funds', 'expired_card'],
+    );
   });
 
   it('refuses a card number before it reads the token', () => {

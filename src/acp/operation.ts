@@ -1,0 +1,55 @@
+import type { FastifyRequest } from 'fastify';
+import type { TObject, TSchema } from 'typebox';
+import type { CatalogService } from '../catalog/queries/catalog-service.js';
+import type { Config } from '../config.js';
+import type { SandboxPrincipal } from '../sandbox/auth.js';
+import type { Scope } from '../sandbox/scopes.js';
+import type { SandboxServices } from '../sandbox/services.js';
+
+/**
+ * One ACP operation of the release, described once (docs/acp.md, Adding an operation):
+ * the REST binding under `/acp` (src/acp/rest.ts) takes its input, checks the
+ * protocol's headers, admits the key, runs it once per idempotency key, and answers it.
+ * Another binding (the release's MCP one) would adapt the same description.
+ */
+export interface AcpOperation<Body = unknown> {
+  /** The release's operationId (`createCheckoutSession`). */
+  name: string;
+  title: string;
+  /** What it does; numbers from configuration rendered into it. */
+  description: string;
+  method: 'GET' | 'POST';
+  /** The release's path, appended to `/acp`; `{checkout_session_id}` is the one path parameter. */
+  path: string;
+  /** The status of a success: 201 for the creations, else 200. */
+  successStatus: 200 | 201;
+  /** The request body; `required: false` takes none as `{}`. */
+  body?: { schema: TObject; required: boolean };
+  /** The answer of a success, for the document. */
+  result: TSchema;
+  /** The sandbox scope it needs (docs/acp.md, Keys and scopes). */
+  scope: Scope;
+  /** Errors it answers besides the protocol's (API version, idempotency, key, limits), by status, for the document. */
+  errors: Record<number, string>;
+  /** Runs it: the answer of a success; a refusal is thrown as an AcpProblem (src/acp/errors.ts). */
+  run(input: AcpInput<Body>, call: AcpCall): Promise<object>;
+}
+
+export interface AcpInput<Body> {
+  /** The path's `{checkout_session_id}`. */
+  id?: string;
+  body: Body;
+}
+
+export interface AcpCall {
+  /** The admitted sandbox key. */
+  principal: SandboxPrincipal;
+  request: FastifyRequest;
+}
+
+/** What operations are built with. */
+export interface AcpOperationKit {
+  config: Config;
+  catalog: CatalogService;
+  sandbox: SandboxServices;
+}

@@ -1,0 +1,173 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { sentenceSchemaError } from '../http/schema-errors.js';
+import { admitKeyWithScope } from '../sandbox/admission.js';
+import type { Clock } from '../sandbox/clock.js';
+import type { IdempotencyWording } from '../sandbox/idempotency.js';
+import { AcpProblem, acpErrorBody, acpErrorResponse } from './errors.js';
+import type { AcpOperation, AcpOperationKit } from './operation.js';
+import { ACP_PATHS } from './endpoints.js';
+import { ACP_TAG } from './openapi.js';
+import { ACP_VERSION } from './version.js';
+import { checkSignature, type SignatureFailure } from './signatures.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request body as sent, for its signature (docs/acp.md, Request signatures); '' without one. */
+    acpRawBody: string;
+  }
+}
+
+export interface AcpRestOptions {
+  operations: readonly AcpOperation<any>[];
+  kit: AcpOperationKit;
+  clock: Clock;
+}
+
+const ID_PARAMETER = 'checkout_session_id';
+
+// Lower-case: Fastify validates header schemas against Node's lower-cased header names.
+const Headers = {
+  'api-version': Type.String({ description: `The protocol version: ${ACP_VERSION}, the only one served (else 400 missing_api_version or unsupported_api_version).` }),
+  'request-id': Type.Optional(Type.String({ maxLength: 255, description: 'Echoed on the answer.' })),
+  signature: Type.Optional(Type.String({ maxLength: 1024, description: 'Required when the deployment has ACP_SIGNING_SECRET: base64url HMAC-SHA256 of `<Timestamp>.<body>` (docs/acp.md, Request signatures).' })),
+  timestamp: Type.Optional(Type.String({ maxLength: 64, description: 'RFC 3339; required with Signature, within ACP_SIGNATURE_TOLERANCE_SECONDS of the server clock.' })),
+};
+const IdempotencyKey = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  description:
+    'Required on every POST (else 400 idempotency_key_required), echoed. Scoped to the key and the path: the same key and body replay the first answer (Idempotent-Replayed: true) for 24 h; the same key with another body is 422 idempotency_conflict.',
+});
+
+const SIGNATURE_FAILURES: Record<SignatureFailure, string> = {
+  signature_required: 'This deployment verifies request signatures: send Signature and Timestamp headers.',
+  timestamp_invalid: 'The Timestamp header must be an RFC 3339 date-time.',
+  timestamp_out_of_window: "The Timestamp is too far from the server's clock: sign the request again now.",
+  signature_invalid: 'The Signature does not match the request: sign `<Timestamp>.<body>` with the shared secret (HMAC-SHA256, base64url).',
+};
+
+/** The idempotency store's answers in ACP's words (rfc.agentic_checkout.md, Idempotency: 422 idempotency_conflict). */
+const IDEMPOTENCY_WORDING: IdempotencyWording = {
+  mismatch: () => new AcpProblem(422, 'idempotency_conflict', 'This Idempotency-Key was already used on this path with another request body: send a new key for a new request.'),
+  errorBody: acpErrorBody,
+};
+
+/**
+ * The ACP REST binding under `/acp`: one route per operation. Before an operation runs,
+ * in this order: the API-Version is the one served, a POST carries an Idempotency-Key,
+ * the signature holds (when a secret is configured), the body matches the operation,
+ * and the bearer is a sandbox key with the operation's scope (counted against the
+ * key's cart limit). Request-Id and Idempotency-Key are echoed on every answer. Errors
+ * are answered by the ACP error surface of the enclosing `/acp` context.
+ */
+export async function acpRestPlugin(scope: FastifyInstance, { operations, kit, clock }: AcpRestOptions): Promise<void> {
+  scope.setSchemaErrorFormatter(sentenceSchemaError);
+  // ACP answers are built afresh for each request: JSON.stringify writes them.
+  scope.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  scope.decorateRequest('acpRawBody', '');
+  // Sessions, addresses and payment tokens of one key: no cache keeps any answer (errors already are not kept).
+  scope.addHook('onSend', async (_request, reply) => void reply.header('cache-control', 'no-store'));
+  // The body is kept as sent for its signature; a bodiless POST that still says JSON has no body.
+  const parseJson = scope.getDefaultJsonParser('error', 'error');
+  scope.removeContentTypeParser('application/json');
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    request.acpRawBody = body as string;
+    if (body === '') done(null, undefined);
+    else parseJson(request, body as string, done);
+  });
+  scope.addHook('onRequest', async (request, reply) => protocolHeaders(request, reply));
+  const signing = kit.config.acp;
+  if (signing.signingSecret !== undefined) {
+    const secret = signing.signingSecret;
+    scope.addHook('preValidation', async (request) => verifySignature(request, { secret, toleranceSeconds: signing.signatureToleranceSeconds }, clock));
+  }
+
+  for (const op of operations) {
+    const takesId = op.path.includes(`{${ID_PARAMETER}}`);
+    scope.route<{ Params: Record<string, string>; Body: unknown }>({
+      method: op.method,
+      url: op.path.replace(`{${ID_PARAMETER}}`, `:${ID_PARAMETER}`),
+      ...(op.body?.required === false && { preValidation: async (request) => void (request.body ??= {}) }),
+      schema: {
+        operationId: op.name,
+        tags: [ACP_TAG],
+        summary: op.title,
+        description: op.description,
+        security: [{ sandboxBearer: [op.scope] }],
+        headers: Type.Object({ ...Headers, ...(op.method === 'POST' && { 'idempotency-key': IdempotencyKey }) }),
+        ...(takesId && { params: Type.Object({ [ID_PARAMETER]: Type.String({ minLength: 1, maxLength: 255, description: 'The checkout session id.' }) }) }),
+        ...(op.body && { body: op.body.schema }),
+        response: responses(op),
+      },
+      handler: async (request, reply) => {
+        const { sandbox } = kit;
+        return sandbox.whenAvailable(async () => {
+          const principal = await admitKeyWithScope(sandbox, request, reply, op.scope);
+          const id = request.params[ID_PARAMETER];
+          const run = () => op.run({ ...(takesId && { id }), body: request.body }, { principal, request });
+          if (op.method === 'GET') return reply.code(op.successStatus).send(await run());
+          // Scoped to the key and the path, as the release says: the same key on another session is another call.
+          const path = `${ACP_PATHS.prefix}${op.path.replace(`{${ID_PARAMETER}}`, encodeURIComponent(id ?? ''))}`;
+          const outcome = await sandbox.runIdempotently({
+            scope: { keyId: principal.keyId, idempotencyKey: request.headers['idempotency-key'] as string, method: op.method, path },
+            input: request.body,
+            wording: IDEMPOTENCY_WORDING,
+            successStatus: op.successStatus,
+            run,
+          });
+          if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+          return reply.code(outcome.statusCode).headers(outcome.headers).type('application/json; charset=utf-8').send(outcome.json);
+        });
+      },
+    });
+  }
+}
+
+/** The headers every ACP request is checked for and every answer echoes, before anything else runs. */
+function protocolHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  const { 'request-id': requestId, 'idempotency-key': idempotencyKey, 'api-version': version } = request.headers;
+  if (typeof requestId === 'string') reply.header('request-id', requestId);
+  if (typeof idempotencyKey === 'string' && idempotencyKey !== '') reply.header('idempotency-key', idempotencyKey);
+  if (version === undefined) throw new AcpProblem(400, 'missing_api_version', `Send the API-Version header: this service speaks ACP ${ACP_VERSION}.`);
+  if (version !== ACP_VERSION) throw new AcpProblem(400, 'unsupported_api_version', `API-Version ${String(version)} is not served: this service speaks ACP ${ACP_VERSION} only.`);
+  if (request.method === 'POST' && (typeof idempotencyKey !== 'string' || idempotencyKey === '')) {
+    throw new AcpProblem(400, 'idempotency_key_required', 'Send an Idempotency-Key header (at most 255 characters; a UUID v4 is a good choice) on every POST.');
+  }
+}
+
+function verifySignature(request: FastifyRequest, signing: { secret: string; toleranceSeconds: number }, clock: Clock): void {
+  const failure = checkSignature(signing, { signature: request.headers.signature, timestamp: request.headers.timestamp }, request.acpRawBody, clock());
+  if (failure !== undefined) throw new AcpProblem(401, failure, SIGNATURE_FAILURES[failure], undefined, { headers: { 'www-authenticate': 'Signature' } });
+}
+
+/** The documented answers of an operation: the protocol's errors, with the operation's own joined to them. */
+function responses(op: AcpOperation<any>): Record<string, object> {
+  const post = op.method === 'POST';
+  const errors: Record<number, string> = {
+    400: `missing_api_version, unsupported_api_version: the API-Version header is missing or not ${ACP_VERSION}; ${post ? 'idempotency_key_required: no Idempotency-Key; ' : ''}invalid_request: the request does not match the operation.`,
+    401: 'unauthorized: no sandbox key, or an unknown or expired one; insufficient_scope: a key without the scope; signature_required, timestamp_invalid, timestamp_out_of_window, signature_invalid: with ACP_SIGNING_SECRET set, the request signature does not hold.',
+    429: "rate_limited: the key's cart limit (Retry-After).",
+    500: 'processing_error: a temporary failure.',
+    503: 'sandbox_disabled: the sandbox is off on this deployment; unavailable: the store is unreachable (Retry-After).',
+  };
+  if (post) errors[422] = 'idempotency_conflict: the Idempotency-Key was used with another body on this path.';
+  for (const [status, description] of Object.entries(op.errors)) {
+    const code = Number(status);
+    errors[code] = errors[code] === undefined ? description : `${errors[code]} ${description}`;
+  }
+  return {
+    [op.successStatus]: {
+      description: op.title,
+      headers: {
+        'Request-Id': Type.String({ description: "The request's Request-Id, when it sent one." }),
+        ...(post && {
+          'Idempotency-Key': Type.String({ description: "The request's Idempotency-Key." }),
+          'Idempotent-Replayed': Type.String({ enum: ['true'], description: 'Present when this is the recorded answer of an earlier call with the same Idempotency-Key, replayed byte for byte.' }),
+        }),
+      },
+      content: { 'application/json': { schema: op.result } },
+    },
+    ...Object.fromEntries(Object.entries(errors).map(([status, description]) => [status, acpErrorResponse(description)])),
+  };
+}

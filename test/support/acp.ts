@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { AcpDocument, AcpValidator } from './acp-validator.js';
+import type { CheckedResponse } from './contract.js';
+import type { TestApp } from './test-app.js';
+
+export const ACP_VERSION = '2026-04-17';
+
+/** A shipping address in the release's Address: every field it requires. */
+export const ACP_ADDRESS = { name: 'Ada Lovelace', line_one: 'Via Roma 1', city: 'Milano', state: 'MI', country: 'IT', postal_code: '20121' };
+
+/** Payment data of the sandbox handler paying with `token`. */
+export const paymentData = (token: string) => ({ handler_id: 'sandbox_card', instrument: { type: 'card', credential: { type: 'sandbox_token', token } } });
+
+export interface AcpRequest {
+  token?: string;
+  body?: unknown;
+  /** Replaces the defaults (API-Version, a fresh Idempotency-Key on POST); a header set to undefined is left out. */
+  headers?: Record<string, string | undefined>;
+  /**
+   * An error whose code the operation's document does not enumerate (the delegate payment
+   * Error lists six codes, none for a missing key or a malformed body) is checked against
+   * the checkout document's Error, whose code is free.
+   */
+  errorOutsideEnum?: true;
+}
+
+/**
+ * ACP calls as an agent makes them: the release's headers, a fresh Idempotency-Key on
+ * every POST unless given, the key as the bearer token. Every answer is checked against
+ * the app's own /openapi.json (the contract client) and against the release's OpenAPI
+ * document for the operation and status.
+ */
+export function acpAgent(testApp: () => TestApp, validator: () => AcpValidator) {
+  return async (operationId: string, method: 'GET' | 'POST', url: string, request: AcpRequest = {}, document: AcpDocument = 'checkout'): Promise<CheckedResponse> => {
+    const headers: Record<string, string | undefined> = {
+      'api-version': ACP_VERSION,
+      ...(method === 'POST' && { 'idempotency-key': randomUUID(), 'content-type': 'application/json' }),
+      ...(request.token !== undefined && { authorization: `Bearer ${request.token}` }),
+      ...request.headers,
+    };
+    const response = await testApp().client.request({
+      method,
+      url: `/acp${url}`,
+      headers: Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+      ...(request.body !== undefined && { payload: JSON.stringify(request.body) }),
+    });
+    const errors = request.errorOutsideEnum
+      ? validator().componentErrors('checkout', 'Error', response.data)
+      : validator().answerErrors(document, operationId, response.statusCode, response.data);
+    if (errors.length > 0) throw new Error(`${method} ${url} → ${response.statusCode} is not valid ACP: ${errors.join('; ')}\n${response.body.slice(0, 600)}`);
+    return response;
+  };
+}
+
+/** Asserts an error answer in the release's flat shape. */
+export function assertAcpError(response: CheckedResponse, status: number, code: string, type = 'invalid_request'): void {
+  assert.equal(response.statusCode, status, response.body);
+  assert.equal(response.data.code, code, response.body);
+  assert.equal(response.data.type, type, response.body);
+}
