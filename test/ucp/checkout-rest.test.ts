@@ -323,6 +323,8 @@ describe('UCP checkout and orders over REST', { skip }, () => {
       ['an option that is not offered', { line_items: [line('x', 1)], fulfillment: fulfillment('express') }],
       ['consent that is not a boolean', { line_items: [], buyer: { consent: { marketing: 'yes' } } }],
       ['a line quantity of 0', { line_items: [line('x', 0)] }],
+      ['quantities of one variant adding up above 99', { line_items: [line('x', 60), line('x', 40)] }],
+      ['a market whose currency the sandbox does not sell in', { line_items: [], context: { address_country: 'JP' } }],
     ];
     for (const [what, body] of cases) {
       it(`create_checkout: ${what}`, async () => {
