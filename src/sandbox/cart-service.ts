@@ -9,7 +9,7 @@ import { sandboxShippingOption, type CartRenderer, type SandboxCartView } from '
 import type { Clock } from './clock.js';
 import { cartIncomplete, cartNotFound, invalidRequest, lineNotFound, variantNotPurchasable } from './errors.js';
 import { openMarket } from './market-opening.js';
-import { SandboxRefusalError } from './refusals.js';
+import { refuseIfNothingSellable, SandboxRefusalError } from './refusals.js';
 import { failIfRehearsed, refuseIfOutOfStockRehearsed, rehearsedContents, type Scenario } from './scenarios.js';
 import { CART_ID_PATTERN, MAX_QUANTITY, type SandboxAddressInput, type SandboxCartInput, type SandboxItemInput, type SandboxShippingOptionView } from './schemas.js';
 import { CART_SCOPE, CHECKOUT_SCOPE } from './scopes.js';
@@ -75,14 +75,21 @@ export class SandboxCartService<V extends object = SandboxCartView> {
   /**
    * A new cart holding `items` at once (a protocol's create with lines): lines naming the
    * same variant are added up, and those the cart's market cannot sell now are refused
-   * and listed, as replaceItems does.
+   * and listed, as replaceItems does. With `requireSellableLine`, items none of which can
+   * be sold make no cart: `nothing_sellable`, before anything is written.
    */
-  async openCart(principal: SandboxPrincipal, input: SandboxCartInput, items: readonly SandboxItemInput[]): Promise<CartLinesChange<V>> {
+  async openCart(
+    principal: SandboxPrincipal,
+    input: SandboxCartInput,
+    items: readonly SandboxItemInput[],
+    { requireSellableLine = false } = {},
+  ): Promise<CartLinesChange<V>> {
     requireScopeOr403(principal, CART_SCOPE);
     failIfRehearsed(this.scenario, this.deps.cartRateLimit);
     const catalog = this.deps.catalog();
     const { currency, openedFor } = this.openedMarket(catalog, input);
     const { lines, refused } = sellableLines(catalog, items, cartMarket(catalog, currency, [openedFor?.country])?.region);
+    if (requireSellableLine) refuseIfNothingSellable('cart', [...lines, ...refused]);
     const contents = rehearsedContents<CartContents>(this.scenario, { ...(openedFor && { opened_for: openedFor }), items: lines });
     // Only stored keys can hold cart:write, so there is an expiry, and the cart shares it (docs/decisions.md, Keys).
     const cart = await insertCart(

@@ -1,5 +1,5 @@
 import type { MarketParameter } from '../catalog/read-model/read-errors.js';
-import type { CheckoutProblem } from './checkout/problems.js';
+import type { CheckoutProblem, LineProblemKind } from './checkout/problems.js';
 import type { PaymentRefusal } from './payment/simulated-payments.js';
 import type { SandboxPrincipal } from './auth.js';
 import type { Scope } from './scopes.js';
@@ -23,6 +23,8 @@ export type SandboxRefusal =
   /** A line's quantity, once lines naming the same variant are added up, outside 1 to `max`. */
   | { kind: 'quantity_out_of_range'; variantId: string; quantity: number; max: number }
   | { kind: 'unknown_fulfillment_option'; optionId: string; offered: readonly string[] }
+  /** A create asked to make nothing rather than a cart or session none of whose lines can be bought; each line and why. */
+  | { kind: 'nothing_sellable'; resource: 'cart' | 'checkout'; lines: readonly { variant_id: string; problem: LineProblemKind }[] }
   /** A change, completion or cancellation of a session that is completed or canceled. */
   | { kind: 'not_modifiable'; status: 'completed' | 'canceled' }
   /** A completion of a session with problems; they are listed. */
@@ -48,4 +50,14 @@ export class SandboxRefusalError extends Error {
 /** The services' own scope check: a key without `scope` is refused `insufficient_scope`. */
 export function requireScope(principal: SandboxPrincipal, scope: Scope): void {
   if (!principal.scopes.includes(scope)) throw new SandboxRefusalError(`This key lacks the ${scope} scope.`, { kind: 'insufficient_scope', scope });
+}
+
+/**
+ * `nothing_sellable` when lines were given and every one has a problem: a create asked
+ * to make nothing rather than a `resource` none of whose lines can be bought.
+ */
+export function refuseIfNothingSellable(resource: 'cart' | 'checkout', lines: readonly { variant_id: string; problem?: LineProblemKind }[]): void {
+  const unsellable = lines.flatMap(({ variant_id, problem }) => (problem === undefined ? [] : [{ variant_id, problem }]));
+  if (lines.length === 0 || unsellable.length < lines.length) return;
+  throw new SandboxRefusalError(`None of the ${lines.length} lines can be bought now: no ${resource} was created.`, { kind: 'nothing_sellable', resource, lines: unsellable });
 }

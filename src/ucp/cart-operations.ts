@@ -2,10 +2,10 @@ import type { ProtocolCartView } from '../sandbox/cart-views.js';
 import type { RefusedLine } from '../sandbox/cart-service.js';
 import { MAX_QUANTITY } from '../sandbox/schemas.js';
 import { CART_SCOPE } from '../sandbox/scopes.js';
-import { answeringRefusals, UcpOutcome } from './errors.js';
+import { answeringRefusals } from './errors.js';
 import type { UcpMessage } from './messages.js';
 import type { UcpCall, UcpOperation, UcpOperationKit } from './operation.js';
-import { CartCreateRequest, CartResult, CartUpdateRequest, refusedLineMessage, ucpCart } from './shapes/cart.js';
+import { CartCreateRequest, CartResult, CartUpdateRequest, ucpCart } from './shapes/cart.js';
 import { marketFromContext, marketRequest } from './shapes/context.js';
 import { rejectedDiscounts, type DiscountsInput } from './shapes/discounts.js';
 import { lineInputs, requireBodyId } from './shapes/line-items.js';
@@ -53,12 +53,8 @@ export function cartOperations({ catalog, sandbox, continueUrl }: UcpOperationKi
     run: ({ payload }, call) =>
       answeringRefusals(continueUrl, async () => {
         const { market, notes } = marketFromContext(catalog.live, payload.context, call.request.headers['accept-language']);
-        const { cart, refused } = await carts.openCart(call.principal!, marketRequest(market), lineInputs(payload.line_items));
-        if (cart.lines.length === 0 && refused.length > 0) {
-          // cart.md, Create Cart: when all requested items are unavailable, no cart, and the outcome says why.
-          await carts.cancelCart(call.principal!, cart.id);
-          return new UcpOutcome(refused.map((line) => refusedLineMessage(line, 'unrecoverable')), continueUrl);
-        }
+        // cart.md, Create Cart: when all requested items are unavailable, no cart (the outcome nothing_sellable words).
+        const { cart, refused } = await carts.openCart(call.principal!, marketRequest(market), lineInputs(payload.line_items), { requireSellableLine: true });
         return answer(cart, refused, call, notes, payload.discounts);
       }),
   };

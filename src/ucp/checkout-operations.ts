@@ -1,10 +1,10 @@
-import type { CheckoutSessionView, ProblemLineView } from '../sandbox/checkout/checkout-views.js';
+import type { CheckoutSessionView } from '../sandbox/checkout/checkout-views.js';
 import { MAX_QUANTITY } from '../sandbox/schemas.js';
 import { CHECKOUT_SCOPE } from '../sandbox/scopes.js';
 import { SANDBOX_PAYMENT_TOKENS } from '../sandbox/payment/simulated-payments.js';
 import { STANDARD_SHIPPING_TEXT } from '../sandbox/shipping.js';
-import { answeringRefusals, UcpOutcome } from './errors.js';
-import { lineProblemMessage, type UcpMessage } from './messages.js';
+import { answeringRefusals } from './errors.js';
+import type { UcpMessage } from './messages.js';
 import type { UcpCall, UcpOperation, UcpOperationKit } from './operation.js';
 import { SANDBOX_CREDENTIAL_TYPE, SANDBOX_PAYMENT_HANDLER_ID } from './profile/payment-handler.js';
 import {
@@ -75,16 +75,8 @@ export function checkoutOperations(kit: UcpOperationKit): UcpOperation<any>[] {
         const choices = checkoutChoices(payload, call.negotiated, false);
         if (payload.cart_id !== undefined) return answer(await checkouts.create(principal, { cart_id: payload.cart_id, ...choices }), call, [], payload.discounts);
         const { market, notes } = marketFromContext(catalog.live, payload.context, call.request.headers['accept-language']);
-        const session = await checkouts.create(principal, { ...marketRequest(market), lines: lineInputs(payload.line_items), ...choices });
-        const unsellable = session.lines.filter((line): line is ProblemLineView => 'problem' in line);
-        if (unsellable.length > 0 && unsellable.length === session.lines.length) {
-          // checkout.md, Error Handling: when all items are unavailable, no checkout, and the outcome says why.
-          await checkouts.cancel(principal, session.id);
-          return new UcpOutcome(
-            unsellable.map((line) => lineProblemMessage(line.problem, line.variant_id, 'unrecoverable', 'no checkout was created, since none of the items can be bought.')),
-            continueUrl,
-          );
-        }
+        // checkout.md, Error Handling: when all items are unavailable, no checkout (the outcome nothing_sellable words).
+        const session = await checkouts.create(principal, { ...marketRequest(market), lines: lineInputs(payload.line_items), ...choices, requireSellableLine: true });
         return answer(session, call, notes, payload.discounts);
       }),
   };

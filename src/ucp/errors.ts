@@ -5,7 +5,7 @@ import { HttpProblem, type ProblemDetails } from '../http/problem.js';
 import { SandboxRefusalError } from '../sandbox/refusals.js';
 import { isStoreUnavailable } from '../store/store-unavailable.js';
 import { UcpMetadataSchema } from './envelope.js';
-import { checkoutProblemMessage, type UcpMessage } from './messages.js';
+import { checkoutProblemMessage, lineProblemMessage, type UcpMessage } from './messages.js';
 import { UCP_VERSION } from './version.js';
 
 /**
@@ -121,11 +121,12 @@ const RESOURCE_NAMES = { cart: 'Cart', checkout: 'Checkout', order: 'Order' } as
 /**
  * A refusal of the sandbox in UCP's terms (overview.md, Error Handling): what leaves no
  * resource to act on is a business outcome (`not_found`, `not_modifiable`, `not_ready`
- * with the checkout's problems as messages); what the request got wrong is a protocol
- * error, 400 `invalid_request` in the sandbox's words, or the payment handler's own codes
- * (`real_card_refused`, `unknown_instrument`); a key without the scope is 403. The
- * cart service reports the same as REST problems of the sandbox's (`sandbox_not_found`,
- * `sandbox_invalid_request`), worded likewise. Anything else is not a refusal: undefined.
+ * with the checkout's problems as messages, `nothing_sellable` with its lines); what the
+ * request got wrong is a protocol error, 400 `invalid_request` in the sandbox's words, or
+ * the payment handler's own codes (`real_card_refused`, `unknown_instrument`); a key
+ * without the scope is 403. The cart service reports the same as REST problems of the
+ * sandbox's (`sandbox_not_found`, `sandbox_invalid_request`), worded likewise. Anything
+ * else is not a refusal: undefined.
  */
 export function wordSandboxRefusal(error: unknown, continueUrl: string): UcpOutcome | UcpProtocolError | undefined {
   const unrecoverable = (code: string, content: string) => new UcpOutcome([{ type: 'error', code, content, severity: 'unrecoverable' }], continueUrl);
@@ -146,6 +147,14 @@ export function wordSandboxRefusal(error: unknown, continueUrl: string): UcpOutc
       return unrecoverable('not_modifiable', `${error.message} Create a new checkout to buy again.`);
     case 'not_ready':
       return new UcpOutcome(refusal.problems.map(checkoutProblemMessage), continueUrl);
+    case 'nothing_sellable':
+      // cart.md, Create Cart, and checkout.md, Error Handling: when all items are unavailable, no resource, and the outcome says why.
+      return new UcpOutcome(
+        refusal.lines.map((line) =>
+          lineProblemMessage(line.problem, line.variant_id, 'unrecoverable', `no ${refusal.resource} was created, since none of the items can be bought.`),
+        ),
+        continueUrl,
+      );
     case 'invalid_market':
     case 'unsupported_currency':
     case 'too_many_lines':

@@ -4,7 +4,7 @@ import { HttpProblem } from '../../src/http/problem.js';
 import type { SandboxPrincipal } from '../../src/sandbox/auth.js';
 import type { SandboxCartService } from '../../src/sandbox/cart-service.js';
 import type { ProtocolCartView } from '../../src/sandbox/cart-views.js';
-import { principalOf } from '../support/checkout.js';
+import { principalOf, refusalOf } from '../support/checkout.js';
 import { assertSandboxError, SANDBOX_PRODUCTS, VALID_ADDRESS } from '../support/sandbox.js';
 import { useTestApp } from '../support/test-app.js';
 
@@ -63,6 +63,33 @@ describe('sandbox carts for protocol adapters', () => {
     const rest = await sandbox.call(token, 'GET', `/sandbox/v1/carts/${cart.id}`);
     assert.equal(rest.statusCode, 200);
     assert.equal(rest.data.totals.item_total, 52.5);
+  });
+
+  test('requireSellableLine: lines none of which can be sold make no cart, refused before anything is written', async () => {
+    const cartCount = async () => Number((await sandbox.store.db.selectFrom('sandbox_carts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await cartCount();
+    const unsellable = [
+      { variant_id: ids['SOLD-OUT']!, quantity: 1 },
+      { variant_id: ids.DRAFT!, quantity: 2 },
+    ];
+    const { message, ...refusal } = await refusalOf(carts.openCart(principal, {}, unsellable, { requireSellableLine: true }));
+    assert.deepEqual(refusal, {
+      kind: 'nothing_sellable',
+      resource: 'cart',
+      lines: [
+        { variant_id: ids['SOLD-OUT'], problem: 'out_of_stock' },
+        { variant_id: ids.DRAFT, problem: 'unknown_item' },
+      ],
+    });
+    assert.match(message, /no cart was created/);
+    assert.equal(await cartCount(), before);
+
+    // One line that can be sold, or no lines at all, make a cart; so does the same call without the option.
+    const mixed = await carts.openCart(principal, {}, [...unsellable, { variant_id: ids.OIL!, quantity: 1 }], { requireSellableLine: true });
+    assert.deepEqual([mixed.cart.lines.length, mixed.refused.length], [1, 2]);
+    assert.deepEqual((await carts.openCart(principal, {}, [], { requireSellableLine: true })).cart.lines, []);
+    assert.deepEqual((await carts.openCart(principal, {}, unsellable)).cart.lines, []);
+    assert.equal(await cartCount(), before + 3);
   });
 
   test('replacing the lines replaces them all at once, on the cart the REST routes serve', async () => {

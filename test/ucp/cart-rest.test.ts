@@ -89,6 +89,7 @@ describe('UCP carts over REST', { skip }, () => {
         ['item_unavailable', 'unrecoverable'],
       ],
     );
+    assert.match(response.data.messages[0].content, new RegExp(`Item ${ids['SOLD-OUT']} is out of stock: no cart was created`));
     assert.equal(response.data.continue_url, testApp.config.storefrontUrl);
     assert.equal(await cartCount(), before);
   });

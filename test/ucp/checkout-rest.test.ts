@@ -44,6 +44,7 @@ describe('UCP checkout and orders over REST', { skip }, () => {
   const complete = (id: string, body: unknown, options: { token?: string } = {}) => shopper.rest('complete_checkout', 'POST', `/checkout-sessions/${id}/complete`, { token, body, ...options });
   const cancel = (id: string) => shopper.rest('cancel_checkout', 'POST', `/checkout-sessions/${id}/cancel`, { token });
   const get = (id: string, options: { token?: string } = {}) => shopper.rest('get_checkout', 'GET', `/checkout-sessions/${id}`, { token, ...options });
+  const checkoutCount = async () => Number((await testApp.store.db.selectFrom('sandbox_checkouts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   /** A checkout ready to complete: two oils and a ten-cent item shipped to DESTINATION. */
   const ready = async () => {
     const response = await create({ line_items: [line(ids.OIL!, 2), line(ids.TEN!, 1)], fulfillment: fulfillment() });
@@ -147,12 +148,21 @@ describe('UCP checkout and orders over REST', { skip }, () => {
     assert.deepEqual(checkout.fulfillment.methods[0].selected_destination_id, null);
   });
 
-  it('create_checkout: when no line can be bought, no checkout is made and the outcome says why', async () => {
-    const response = await create({ line_items: [line(ids['SOLD-OUT']!, 1)] });
+  it('create_checkout: when no line can be bought, no checkout is made, not even a canceled one, and the outcome says why', async () => {
+    const before = await checkoutCount();
+    const response = await create({ line_items: [line(ids['SOLD-OUT']!, 1), line(ids.DRAFT!, 2)] });
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(response.data.ucp.status, 'error');
-    assert.deepEqual(response.data.messages.map((message: any) => [message.code, message.severity]), [['out_of_stock', 'unrecoverable']]);
+    assert.deepEqual(
+      response.data.messages.map((message: any) => [message.code, message.severity]),
+      [
+        ['out_of_stock', 'unrecoverable'],
+        ['item_unavailable', 'unrecoverable'],
+      ],
+    );
+    assert.match(response.data.messages[0].content, new RegExp(`Item ${ids['SOLD-OUT']} is out of stock: no checkout was created`));
     assert.equal(response.data.id, undefined);
+    assert.equal(await checkoutCount(), before);
   });
 
   it('update_checkout replaces the lines, buyer and fulfillment: what is left out is cleared', async () => {

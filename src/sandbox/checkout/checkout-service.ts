@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import { openMarket, type MarketRequest } from '../market-opening.js';
 import type { DelegatedPaymentService } from '../payment/delegated-payments.js';
 import { authorizePayment, SANDBOX_PAYMENT_TOKENS, type PaymentSubmission } from '../payment/simulated-payments.js';
-import { requireScope, SandboxRefusalError, type SandboxRefusal } from '../refusals.js';
+import { refuseIfNothingSellable, requireScope, SandboxRefusalError, type SandboxRefusal } from '../refusals.js';
 import { CART_ID_PATTERN, MAX_QUANTITY } from '../schemas.js';
 import { CHECKOUT_SCOPE } from '../scopes.js';
 import { shippingRatesFor, type ShippingRate } from '../shipping.js';
@@ -48,6 +48,12 @@ export interface CheckoutCreateInput extends MarketRequest {
   buyer?: CheckoutBuyer;
   shipping_address?: CheckoutAddress;
   fulfillment_option_id?: string;
+  /**
+   * Lines given, none of which can be bought now, make no session: refused with
+   * `nothing_sellable` before anything is written (UCP's create, checkout.md Error
+   * Handling). Not read with `cart_id`.
+   */
+  requireSellableLine?: boolean;
 }
 
 /** A change: an absent field stays as it is, null clears it; lines are replaced whole. */
@@ -110,8 +116,10 @@ export class CheckoutSessionService {
     const { currency, openedFor } = openMarket(catalog, input, this.deps.shippingAmounts);
     const contents = { ...(openedFor && { opened_for: openedFor }), items: sessionLines(catalog, input.lines ?? [], []) };
     const checkout = this.newCheckout(principal, currency, this.withChoices(contents, currency, input), null);
+    const view = this.view({ ...checkout, revision: 1 }, catalog);
+    if (input.requireSellableLine) refuseIfNothingSellable('checkout', view.lines);
     await insertCheckout(this.deps.db, checkout);
-    return this.view({ ...checkout, revision: 1 }, catalog);
+    return view;
   }
 
   async get(principal: SandboxPrincipal, checkoutId: string): Promise<CheckoutSessionView> {

@@ -65,13 +65,13 @@ export interface CartAnswerOptions {
   discounts?: Static<typeof Discounts>;
 }
 
-/** A line a change did not add to the cart, and why. */
-export function refusedLineMessage(line: RefusedLine, severity: 'recoverable' | 'unrecoverable'): UcpMessage {
-  return lineProblemMessage(line.problem, line.variant_id, severity, 'it was not added to the cart.');
+/** A line a change did not add to the cart, and why: the cart is there to fix. */
+function refusedLineMessage(line: RefusedLine): UcpMessage {
+  return lineProblemMessage(line.problem, line.variant_id, 'recoverable', 'it was not added to the cart.');
 }
 
 export function ucpCart(cart: ProtocolCartView, refused: readonly RefusedLine[], options: CartAnswerOptions): UcpCart {
-  const messages = [...refused.map((line) => refusedLineMessage(line, 'recoverable')), ...options.messages];
+  const messages = [...refused.map(refusedLineMessage), ...options.messages];
   const context = contextEcho(cart.market);
   return {
     id: cart.id,

@@ -230,6 +230,33 @@ describe('sandbox checkout sessions', () => {
     assert.deepEqual((await checkouts.get(principal, merged.id)).lines, merged.lines, 'a refused update changes nothing');
   });
 
+  test('requireSellableLine: lines none of which can be bought make no session, refused before anything is written', async () => {
+    const sessions = async () => Number((await sandbox.store.db.selectFrom('sandbox_checkouts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await sessions();
+    const unsellable = [
+      { variant_id: ids['SOLD-OUT']!, quantity: 1 },
+      { variant_id: ids.DRAFT!, quantity: 2 },
+    ];
+    const { message, ...refusal } = await refusalOf(checkouts.create(principal, { lines: unsellable, requireSellableLine: true }));
+    assert.deepEqual(refusal, {
+      kind: 'nothing_sellable',
+      resource: 'checkout',
+      lines: [
+        { variant_id: ids['SOLD-OUT'], problem: 'out_of_stock' },
+        { variant_id: ids.DRAFT, problem: 'unknown_item' },
+      ],
+    });
+    assert.match(message, /no checkout was created/);
+    assert.equal(await sessions(), before);
+
+    // One line that can be bought, or no lines at all, make a session; so does the same call without the option.
+    const mixed = await checkouts.create(principal, { lines: [...unsellable, { variant_id: ids.OIL!, quantity: 1 }], requireSellableLine: true });
+    assert.deepEqual(mixed.lines.map((line) => 'problem' in line), [true, true, false]);
+    assert.deepEqual((await checkouts.create(principal, { lines: [], requireSellableLine: true })).lines, []);
+    assert.equal((await checkouts.create(principal, { lines: unsellable })).status, 'incomplete');
+    assert.equal(await sessions(), before + 3);
+  });
+
   test('a declined payment is an answer: no order, the session stays ready, and another instrument completes it', async () => {
     const session = await readySession();
     for (const reason of ['generic', 'insufficient_funds', 'expired_card'] as const) {
