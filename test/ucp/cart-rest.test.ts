@@ -178,15 +178,21 @@ describe('UCP carts over REST', { skip }, () => {
     assert.equal(stale.data.messages[0].code, 'not_found');
   });
 
-  it("another key's cart, and an id that names no cart, are not_found", async () => {
+  it("another key's cart, and an id that names no cart, are not_found: to get, update and cancel alike", async () => {
     const created = (await create({ line_items: [line(ids.OIL!, 1)] })).data;
     const other = await testApp.newKey();
     for (const id of [created.id, 'sandbox_cart_000000000000000000000000', 'nonsense']) {
-      const response = await shopper.rest('get_cart', 'GET', `/carts/${id}`, { token: other });
-      assert.equal(response.statusCode, 200, response.body);
-      assert.equal(response.data.messages[0].code, 'not_found');
-      assert.doesNotMatch(response.body, /olive/);
+      for (const response of [
+        await shopper.rest('get_cart', 'GET', `/carts/${id}`, { token: other }),
+        await shopper.rest('update_cart', 'PUT', `/carts/${id}`, { token: other, body: { line_items: [line(ids.TEN!, 1)] } }),
+        await shopper.rest('cancel_cart', 'POST', `/carts/${id}/cancel`, { token: other }),
+      ]) {
+        assert.equal(response.statusCode, 200, response.body);
+        assert.equal(response.data.messages[0].code, 'not_found');
+        assert.doesNotMatch(response.body, /olive/);
+      }
     }
+    assert.deepEqual((await shopper.rest('get_cart', 'GET', `/carts/${created.id}`, { token })).data, created, 'the cart is as it was');
   });
 
   it('a platform without the cart capability gets capabilities_incompatible, and nothing is made', async () => {

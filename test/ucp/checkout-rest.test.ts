@@ -311,6 +311,25 @@ describe('UCP checkout and orders over REST', { skip }, () => {
     }
   });
 
+  it("another key can neither change nor cancel a checkout, nor check out a cart, of this key's", async () => {
+    const checkout = await ready();
+    const cart = (await shopper.rest('create_cart', 'POST', '/carts', { token, body: { line_items: [line(ids.OIL!, 1)] } })).data;
+    const other = await testApp.newKey();
+    const before = await checkoutCount();
+    const answers = [
+      await shopper.rest('update_checkout', 'PUT', `/checkout-sessions/${checkout.id}`, { token: other, body: { line_items: [line(ids.TEN!, 1)] } }),
+      await shopper.rest('cancel_checkout', 'POST', `/checkout-sessions/${checkout.id}/cancel`, { token: other }),
+      await create({ cart_id: cart.id, line_items: [] }, { token: other }),
+    ];
+    for (const response of answers) {
+      assert.equal(response.statusCode, 200, response.body);
+      assert.deepEqual(response.data.messages.map((message: any) => [message.code, message.severity]), [['not_found', 'unrecoverable']]);
+      assert.doesNotMatch(response.body, /olive/);
+    }
+    assert.equal(await checkoutCount(), before);
+    assert.deepEqual((await get(checkout.id)).data, checkout, 'the checkout is as it was');
+  });
+
   it('401 without a key, and with a key lacking checkout:create', async () => {
     const cartOnly = await testApp.newKey(['cart:write']);
     for (const key of [undefined, cartOnly]) {
