@@ -10,7 +10,7 @@ import { bodyId, LineItem, LineItemsInput, pricedTotals, SIMULATED, SimulatedFie
 
 /*
  * UCP's cart (cart.md, schemas/shopping/cart.json) over the sandbox's carts
- * (src/sandbox/cart-service.ts, ProtocolCartView): amounts in minor units, the market
+ * (src/sandbox/cart-views.ts, ProtocolCartView): amounts in minor units, the market
  * the context picked at creation, one line per variant. A sandbox cart holds only what
  * can be bought: lines it cannot sell are not added, and the answer says why.
  */
