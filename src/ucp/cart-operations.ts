@@ -8,11 +8,10 @@ import type { UcpCall, UcpOperation, UcpOperationKit } from './operation.js';
 import { CartCreateRequest, CartResult, CartUpdateRequest, ucpCart } from './shapes/cart.js';
 import { marketFromContext, marketRequest } from './shapes/context.js';
 import { rejectedDiscounts, type DiscountsInput } from './shapes/discounts.js';
-import { lineInputs, requireBodyId } from './shapes/line-items.js';
+import { LINE_ITEMS_RULE, lineInputs, requireBodyId } from './shapes/line-items.js';
 import { ROOT_CAPABILITIES } from './version.js';
 
 const KEY = `Needs a sandbox key with ${CART_SCOPE} (POST /sandbox/v1/keys), sent as Authorization: Bearer; a cart belongs to its key, and another key's is not_found. Simulated: nothing is reserved.`;
-const LINES = `line_items: { item: { id: <variant id> }, quantity } (1 to ${MAX_QUANTITY} per variant once lines of the same variant are added up, else invalid_request).`;
 const NOT_FOUND = 'An unknown, expired or canceled cart is the outcome not_found (ucp.status error).';
 const DISCOUNTS = 'With the discount extension, every code is rejected (warning discount_code_invalid): the sandbox has no discounts.';
 const BAD_REQUEST = `invalid_profile_url: the UCP-Agent header is missing or malformed; invalid_request: the request does not match the schema, or a variant's quantity is above ${MAX_QUANTITY} once its lines are added up.`;
@@ -39,7 +38,7 @@ export function cartOperations({ catalog, sandbox, continueUrl }: UcpOperationKi
   const create: UcpOperation<CartCreateRequest> = {
     name: 'create_cart',
     title: 'Create a cart',
-    description: `A new sandbox cart holding the line items its market can sell now, priced in minor units. ${LINES} The market is context.address_country's, else the one context.currency is sold in, else the default; context.language picks the titles' language. Lines that cannot be bought (unknown, out of stock, not sold in the market) are not added, and messages say why (item_unavailable, out_of_stock); when none of the lines can be bought, no cart is made and the answer is that outcome (ucp.status error). ${DISCOUNTS} ${KEY}`,
+    description: `A new sandbox cart holding the line items its market can sell now, priced in minor units. ${LINE_ITEMS_RULE} The market is context.address_country's, else the one context.currency is sold in, else the default; context.language picks the titles' language. Lines that cannot be bought (unknown, out of stock, not sold in the market) are not added, and messages say why (item_unavailable, out_of_stock); when none of the lines can be bought, no cart is made and the answer is that outcome (ucp.status error). ${DISCOUNTS} ${KEY}`,
     capability: ROOT_CAPABILITIES.cart,
     method: 'POST',
     path: '/carts',
@@ -75,7 +74,7 @@ export function cartOperations({ catalog, sandbox, continueUrl }: UcpOperationKi
   const update: UcpOperation<CartUpdateRequest> = {
     name: 'update_cart',
     title: 'Update a cart',
-    description: `Replaces the cart's line items with the request's (send the whole list; an empty list empties the cart); lines that cannot be bought are not added, and messages say why. ${LINES} The market and currency stay those of the cart's creation. ${DISCOUNTS} ${NOT_FOUND} ${KEY}`,
+    description: `Replaces the cart's line items with the request's (send the whole list; an empty list empties the cart); lines that cannot be bought are not added, and messages say why. ${LINE_ITEMS_RULE} The market and currency stay those of the cart's creation. ${DISCOUNTS} ${NOT_FOUND} ${KEY}`,
     capability: ROOT_CAPABILITIES.cart,
     method: 'PUT',
     path: '/carts/{id}',

@@ -19,14 +19,13 @@ import {
 } from './shapes/checkout.js';
 import { marketFromContext, marketRequest } from './shapes/context.js';
 import { rejectedDiscounts, type DiscountsInput } from './shapes/discounts.js';
-import { lineInputs, requireBodyId } from './shapes/line-items.js';
+import { LINE_ITEMS_RULE, lineInputs, requireBodyId } from './shapes/line-items.js';
 import { UcpOrderSchema, ucpOrder } from './shapes/order.js';
 import { ROOT_CAPABILITIES } from './version.js';
 
 const keyNeeded = (resource: string) =>
   `Needs a sandbox key with ${CHECKOUT_SCOPE} (POST /sandbox/v1/keys), sent as Authorization: Bearer; ${resource} belongs to its key, and another key's is not_found. Simulated: nothing is bought, paid or shipped.`;
 const KEY = keyNeeded('a checkout');
-const LINES = `line_items: { item: { id: <variant id> }, quantity } (1 to ${MAX_QUANTITY} per variant once lines of the same variant are added up, else invalid_request).`;
 const FULFILLMENT = `With the fulfillment extension, fulfillment.methods[0] is one shipping method: its destinations (a postal address with address_country; the selected one, or the only one) and groups[0].selected_option_id, one of the options answered (${STANDARD_SHIPPING_TEXT}; another is invalid_request). Without it, no destination can be given and the checkout cannot complete.`;
 const CHOICES = `buyer (first_name, last_name, email, phone_number; consent with the buyer consent extension) is kept and echoed. ${FULFILLMENT} Discount codes (discount extension) are each rejected with a warning discount_code_invalid.`;
 const STATUS = 'status is incomplete while messages list errors to fix (each with the JSONPath of the field), ready_for_complete without.';
@@ -58,7 +57,7 @@ export function checkoutOperations(kit: UcpOperationKit): UcpOperation<any>[] {
   const create: UcpOperation<CheckoutCreateRequest> = {
     name: 'create_checkout',
     title: 'Create a checkout',
-    description: `A new sandbox checkout session, priced in minor units. ${LINES} The market is the context's, as create_cart's; or cart_id checks out a cart of the key (its lines and market; the key's open checkout of that cart is answered if there is one). Lines that cannot be bought stay, as errors (item_unavailable, out_of_stock); when none of the lines can be bought, no checkout is made and the answer is that outcome (ucp.status error). ${CHOICES} ${STATUS} ${KEY}`,
+    description: `A new sandbox checkout session, priced in minor units. ${LINE_ITEMS_RULE} The market is the context's, as create_cart's; or cart_id checks out a cart of the key (its lines and market; the key's open checkout of that cart is answered if there is one). Lines that cannot be bought stay, as errors (item_unavailable, out_of_stock); when none of the lines can be bought, no checkout is made and the answer is that outcome (ucp.status error). ${CHOICES} ${STATUS} ${KEY}`,
     capability: ROOT_CAPABILITIES.checkout,
     method: 'POST',
     path: '/checkout-sessions',
@@ -97,7 +96,7 @@ export function checkoutOperations(kit: UcpOperationKit): UcpOperation<any>[] {
   const update: UcpOperation<CheckoutUpdateRequest> = {
     name: 'update_checkout',
     title: 'Update a checkout',
-    description: `Replaces the checkout's line items, buyer and (with the fulfillment extension) fulfillment with the request's: send the whole checkout, what is left out is cleared. ${LINES} The currency stays the session's; a destination in another served country of the same currency moves its market. ${CHOICES} ${STATUS} ${NOT_FOUND} ${NOT_MODIFIABLE} ${KEY}`,
+    description: `Replaces the checkout's line items, buyer and (with the fulfillment extension) fulfillment with the request's: send the whole checkout, what is left out is cleared. ${LINE_ITEMS_RULE} The currency stays the session's; a destination in another served country of the same currency moves its market. ${CHOICES} ${STATUS} ${NOT_FOUND} ${NOT_MODIFIABLE} ${KEY}`,
     capability: ROOT_CAPABILITIES.checkout,
     method: 'PUT',
     path: '/checkout-sessions/{id}',

@@ -26,6 +26,9 @@ const LineItemInput = Type.Object(
   { additionalProperties: true },
 );
 
+/** The lines of a request, for the descriptions of the operations that take them. */
+export const LINE_ITEMS_RULE = `line_items: { item: { id: <variant id> }, quantity } (1 to ${MAX_QUANTITY} per variant once lines of the same variant are added up, else invalid_request).`;
+
 export const LineItemsInput = Type.Array(LineItemInput, {
   maxItems: MAX_CHECKOUT_LINES,
   description: `The whole list of lines, at most ${MAX_CHECKOUT_LINES}: lines naming the same variant are added up into one.`,
