@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { TOKEN_PREFIX, TOKEN_SHAPE, TOKEN_SHAPE_RULE } from './sandbox/tokens.js';
+import { LOCALES } from './catalog/model/locales.js';
 
 /**
  * Every setting the service reads from its environment. This module is the only
@@ -70,6 +71,22 @@ export interface AcpConfig {
   signingSecret: string | undefined;
   /** How far a request's `Timestamp` may be from this server's clock, either way. */
   signatureToleranceSeconds: number;
+  /** Where catalog changes are pushed as feed upserts; undefined: no push. */
+  feedPush: AcpFeedPushConfig | undefined;
+}
+
+/** An agent's Feed API that receives this catalog's product upserts (docs/acp.md, Pushing changes). */
+export interface AcpFeedPushConfig {
+  /** The Feed API's base URL: upserts are PATCHed to `{url}/feeds/{feedId}/products`. */
+  url: string;
+  /** The bearer token the Feed API gave this merchant. */
+  key: string;
+  /** The feed the agent made for this catalog. */
+  feedId: string;
+  /** The market whose prices and availability are pushed. */
+  country: string;
+  /** The language of what is pushed. */
+  locale: string;
 }
 
 /** The Universal Commerce Protocol surface (docs/ucp.md). */
@@ -277,6 +294,7 @@ export function loadConfig(env: Env = process.env): Config {
     acp: {
       signingSecret: read.optionalSecret('ACP_SIGNING_SECRET', 16),
       signatureToleranceSeconds: read.integer('ACP_SIGNATURE_TOLERANCE_SECONDS', 300, 1, 3600),
+      feedPush: read.feedPush(),
     },
   };
   // A key of another shape would be accepted here and then refused by every request.
@@ -489,6 +507,30 @@ class EnvReader {
       tokens.push({ name: tokenName, sha256 });
     }
     return tokens;
+  }
+
+  /**
+   * ACP_FEED_PUSH_URL with its key and feed id (all three, or none), and the market
+   * pushed. The key is never repeated in a problem: configuration errors end up in logs.
+   */
+  feedPush(): AcpFeedPushConfig | undefined {
+    const url = this.optionalUrl('ACP_FEED_PUSH_URL', ['http:', 'https:']);
+    const key = this.raw('ACP_FEED_PUSH_KEY');
+    const feedId = this.raw('ACP_FEED_ID');
+    const country = this.string('ACP_FEED_PUSH_COUNTRY', 'IT').toUpperCase();
+    const locale = this.oneOf('ACP_FEED_PUSH_LOCALE', 'en', [...LOCALES]);
+    if (!/^[A-Z]{2}$/.test(country)) this.problems.push(`ACP_FEED_PUSH_COUNTRY must be a two-letter country code (got "${country}")`);
+    if (url === undefined) {
+      if (this.raw('ACP_FEED_PUSH_URL') === undefined && (key !== undefined || feedId !== undefined)) {
+        this.problems.push('ACP_FEED_PUSH_KEY and ACP_FEED_ID need ACP_FEED_PUSH_URL, the Feed API they are for');
+      }
+      return undefined;
+    }
+    if (key === undefined || !/^[\x21-\x7e]+$/.test(key)) this.problems.push('ACP_FEED_PUSH_KEY must be set with ACP_FEED_PUSH_URL: the bearer token of the Feed API, printable characters without spaces');
+    if (feedId === undefined || !/^[A-Za-z0-9._~-]{1,200}$/.test(feedId)) {
+      this.problems.push('ACP_FEED_ID must be set with ACP_FEED_PUSH_URL: the id of the feed the agent made, 1 to 200 letters, digits and . _ ~ -');
+    }
+    return { url: url.replace(/\/+$/, ''), key: key ?? '', feedId: feedId ?? '', country, locale };
   }
 
   /** Parses `EUR:490,GBP:450` into minor-unit amounts per currency. */

@@ -10,6 +10,7 @@ import { checkoutOperations } from './checkout/checkout-operations.js';
 import { ACP_PATHS } from './endpoints.js';
 import { acpErrors } from './errors.js';
 import { FeedDocuments } from './feed/feed-documents.js';
+import { FEED_PUSH_READER, pushFeedChanges } from './feed/feed-push.js';
 import { feedRoutes } from './feed/feed-routes.js';
 import type { AcpOperation, AcpOperationKit } from './operation.js';
 import { delegatePaymentOperations } from './payment/delegate-payment.js';
@@ -29,14 +30,19 @@ export interface AcpPluginOptions {
 
 /**
  * The Agentic Commerce Protocol (docs/acp.md) under `/acp`, over the catalog and the
- * sandbox: the product feed of each market; checkout sessions on the sandbox's checkout
- * sessions, delegated payment on its delegated payment tokens, and the simulated
- * payment handler's documents.
+ * sandbox: the product feed of each market, and its changes pushed to an agent's Feed
+ * API when one is configured (ACP_FEED_PUSH_URL), over webhook delivery; checkout
+ * sessions on the sandbox's checkout sessions, delegated payment on its delegated
+ * payment tokens, and the simulated payment handler's documents.
  */
 export const acpPlugin = fp<AcpPluginOptions>(
   async (app: FastifyInstance, { config, clock }) => {
     const cacheControl = catalogCacheControl(config.catalogCache);
     const limitInWords = catalogLimitInWords(config);
+    const push = config.acp.feedPush;
+    if (push) pushFeedChanges(app.webhooks, app.catalog, push);
+    // A push switched off must not keep the change log from being pruned.
+    else await app.webhooks.retireChangeConsumer(FEED_PUSH_READER);
     const documents = new FeedDocuments(app.catalog, app.changeFeed, { cacheControl }, config.storefrontUrl);
     const kit: AcpOperationKit = { config, catalog: app.catalog, sandbox: app.sandbox };
     const operations = ACP_OPERATION_GROUPS.flatMap((group) => group(kit));

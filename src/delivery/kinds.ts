@@ -4,11 +4,13 @@ import type { WebhookSubscriptionTable } from '../store/schema.js';
 /**
  * What a subscription is (docs/webhooks.md, Kinds): `catalog`, subscribed through the
  * admin API to catalog events and signed as Standard Webhooks says; `ucp_order`, a UCP
- * platform's order webhook, whose events UCP writes and signs (src/ucp/order-events.ts).
+ * platform's order webhook, whose events UCP writes and signs (src/ucp/order-events.ts);
+ * `acp_feed`, an ACP agent's Feed API, to which ACP pushes changed products
+ * (src/acp/feed/feed-push.ts).
  */
 export type SubscriptionKind = WebhookSubscriptionTable['kind'];
 
-export const SUBSCRIPTION_KINDS: readonly SubscriptionKind[] = ['catalog', 'ucp_order'];
+export const SUBSCRIPTION_KINDS: readonly SubscriptionKind[] = ['catalog', 'ucp_order', 'acp_feed'];
 
 /** An attempt before it is signed: what a kind's signature may cover. */
 export interface UnsignedAttempt {
@@ -28,6 +30,15 @@ export interface UnsignedAttempt {
 
 /** How deliveries to subscriptions of a kind are signed and sent. */
 export interface DeliveryKind {
+  /** The method of every attempt; POST unless given. */
+  method?: 'POST' | 'PATCH';
+  /**
+   * The body an attempt sends, made from the delivery's stored payload when the attempt
+   * is made (for receivers that want the state as it is when they get it, not as it was
+   * when the event was written); the stored payload itself unless given. What it throws
+   * fails the attempt, with its message, to be retried.
+   */
+  body?(payload: string): string;
   /** Every header of the attempt, `headers` included, signed as the kind's receivers verify it. */
   sign(attempt: UnsignedAttempt): Promise<Record<string, string>>;
   /** Its targets must be https, unless WEBHOOK_ALLOW_PRIVATE_TARGETS is set (closed networks, tests): the attempt fails otherwise. */

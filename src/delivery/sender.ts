@@ -109,20 +109,23 @@ export async function attempt(db: Kysely<Database>, options: SenderOptions, row:
   const sentAt = options.clock();
   let status: number | null = null;
   let error: string | null = null;
+  const body = bodyOf(kind, row.payload);
   if (kind.httpsOnly && !options.config.allowPrivateTargets && new URL(target.url).protocol !== 'https:') {
     error = `the target is not an https URL, which ${target.kind} webhooks need`;
+  } else if (body.error !== undefined) {
+    error = body.error;
   } else {
     const headers = await kind.sign({
       url: target.url,
       headers: { 'content-type': 'application/json', 'user-agent': 'Vetrina-Webhooks/1' },
-      body: row.payload,
+      body: body.text,
       eventId: row.event_id,
       occurredAt: new Date(row.created_at),
       sentAt,
       secret: target.secret,
     });
     try {
-      status = (await options.outbound.post(target.url, headers, row.payload, options.shutdown)).status;
+      status = (await options.outbound.send(kind.method ?? 'POST', target.url, headers, body.text, options.shutdown)).status;
       if (status < 200 || status > 299) error = status >= 300 && status < 400 ? `answered ${status}: redirects are not followed` : `answered ${status}`;
     } catch (failure) {
       error = failure instanceof OutboundError ? failure.message : 'the request failed';
@@ -131,6 +134,16 @@ export async function attempt(db: Kysely<Database>, options: SenderOptions, row:
   if (options.shutdown.aborted) return;
   options.onAttempt(error === null ? 'delivered' : 'failed');
   await record(db, options, row, kind, { status, error, at: sentAt });
+}
+
+/** The body of an attempt as the kind makes it, or why it could not. */
+function bodyOf(kind: DeliveryKind, payload: string): { text: string; error?: undefined } | { text?: undefined; error: string } {
+  if (!kind.body) return { text: payload };
+  try {
+    return { text: kind.body(payload) };
+  } catch (failure) {
+    return { error: failure instanceof Error ? failure.message : 'the body could not be made' };
+  }
 }
 
 async function record(

@@ -4,7 +4,9 @@ import type { WebhookConfig } from '../config.js';
 import { literalAddressRefusal, OutboundClient, type TargetRange } from '../http/outbound.js';
 import { newId } from '../lib/new-id.js';
 import { throttledWarning } from '../lib/throttled-warning.js';
-import { readChangeLogReader } from '../store/change-log-readers.js';
+import { readChangeLogReader, registerChangeLogReader, retireChangeLogReader } from '../store/change-log-readers.js';
+import { readCatalogVersion } from '../catalog/store/change-log.js';
+import { consumeChanges, type ChangeConsumer } from './change-consumers.js';
 import type { Db } from '../store/database.js';
 import { dispatch, startReading } from './dispatcher.js';
 import { TEST_EVENT_TYPE, type EventSource, type WebhookEvent } from './events.js';
@@ -61,6 +63,7 @@ export class WebhookService {
   readonly #onAttempt: (outcome: AttemptOutcome) => void;
   readonly #sending: SenderOptions;
   readonly #kinds = new Map<SubscriptionKind, DeliveryKind>([['catalog', CATALOG_DELIVERY]]);
+  readonly #consumers: ChangeConsumer[] = [];
   /** Attempts under way on this instance, at most WEBHOOK_CONCURRENCY. */
   readonly #inFlight = new Set<Promise<void>>();
   /** Of them, per subscription: at most WEBHOOK_CONCURRENCY_PER_WEBHOOK each. */
@@ -115,6 +118,20 @@ export class WebhookService {
     const subscription = await kindSubscription(trx, target, now);
     if (subscription.status === 'paused') return;
     await trx.insertInto('webhook_deliveries').values(deliveryRow(subscription.id, event, now.toISOString(), payload)).execute();
+  }
+
+  /**
+   * Has every round consume catalog changes with `consumer` after the catalog's own events,
+   * from the newest change when it first runs: the feature defines it while the app is
+   * built, before the first round.
+   */
+  addChangeConsumer(consumer: ChangeConsumer): void {
+    this.#consumers.push(consumer);
+  }
+
+  /** Forgets a consumer no longer defined here (its feature switched off), so the log is pruned past it again. */
+  retireChangeConsumer(name: string): Promise<void> {
+    return retireChangeLogReader(this.#db, name);
   }
 
   /** Why a target URL is refused at creation (a literal non-public address), or undefined. Names are checked when sending. */
@@ -179,6 +196,7 @@ export class WebhookService {
   /** Starts this instance's rounds; the reader starts at the newest change the first time any instance runs. */
   async start(): Promise<void> {
     await startReading(this.#db, this.#source);
+    for (const consumer of this.#consumers) await registerChangeLogReader(this.#db, consumer.name, await readCatalogVersion(this.#db));
     this.#running = true;
     this.#schedule(0, true);
   }
@@ -222,7 +240,7 @@ export class WebhookService {
 
   /**
    * Drops deliveries past their retention (in polled rounds), dispatches until no entry
-   * waits, then claims as many due deliveries as there are free attempt slots and starts
+   * waits and has each change consumer consume until none waits for it, then claims as many due deliveries as there are free attempt slots and starts
    * them without waiting: each attempt runs on its own, and a subscription holds at most
    * WEBHOOK_CONCURRENCY_PER_WEBHOOK slots (a claim skips subscriptions at their limit and
    * gives back what passes it), so a receiver that hangs delays only its own deliveries. An attempt that ends while the last claim came back full
@@ -233,6 +251,7 @@ export class WebhookService {
     try {
       if (polled) await pruneDeliveries(this.#db, this.#clock());
       while (this.#running && (await dispatch(this.#db, this.#source, this.#clock())) > 0);
+      for (const consumer of this.#consumers) while (this.#running && (await consumeChanges(this.#db, consumer)) > 0);
       const free = this.#config.concurrency - this.#inFlight.size;
       if (!this.#running || free <= 0) return;
       const saturated = [...this.#inFlightBySubscription].filter(([, count]) => count >= this.#config.concurrencyPerWebhook).map(([id]) => id);

@@ -151,12 +151,12 @@ export class OutboundClient {
   }
 
   /**
-   * POSTs `body`; resolves with the status (3xx included: no redirect is followed), or
-   * rejects with an OutboundError. `cancel` aborts it (a shutdown). The answer's body is
-   * read (up to the limit) and dropped.
+   * Sends `body` with `method`; resolves with the status (3xx included: no redirect is
+   * followed), or rejects with an OutboundError. `cancel` aborts it (a shutdown). The
+   * answer's body is read (up to the limit) and dropped.
    */
-  async post(target: string, headers: Record<string, string>, body: string, cancel?: AbortSignal): Promise<OutboundAnswer> {
-    const { status } = await this.#exchange(target, { method: 'POST', headers, body }, false, cancel);
+  async send(method: 'POST' | 'PATCH', target: string, headers: Record<string, string>, body: string, cancel?: AbortSignal): Promise<OutboundAnswer> {
+    const { status } = await this.#exchange(target, { method, headers, body }, false, cancel);
     return { status };
   }
 
@@ -167,7 +167,7 @@ export class OutboundClient {
 
   async #exchange(
     target: string,
-    options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+    options: { method: 'GET' | 'POST' | 'PATCH'; headers: Record<string, string>; body?: string },
     keepBody: boolean,
     cancel: AbortSignal | undefined,
   ): Promise<OutboundResponse> {

@@ -51,3 +51,8 @@ export async function changeLogFloor(db: Kysely<Database>): Promise<number | und
     .executeTakeFirst();
   return row?.seq === null || row?.seq === undefined ? undefined : Number(row.seq);
 }
+
+/** Forgets `name`, so its position no longer keeps changes from being pruned; a reader registered again starts at the newest change. */
+export async function retireChangeLogReader(db: Kysely<Database>, name: string): Promise<void> {
+  await db.deleteFrom('change_log_readers').where('name', '=', name).execute();
+}

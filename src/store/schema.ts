@@ -40,9 +40,10 @@ export interface WebhookSubscriptionTable {
   id: string;
   /**
    * `catalog`: subscribed through the admin API to catalog events; `ucp_order`: a UCP
-   * platform's order webhook, one per URL, made by its first order (src/delivery/kinds.ts).
+   * platform's order webhook, one per URL, made by its first order; `acp_feed`: an ACP
+   * agent's Feed API, made by the first catalog change pushed there (src/delivery/kinds.ts).
    */
-  kind: 'catalog' | 'ucp_order';
+  kind: 'catalog' | 'ucp_order' | 'acp_feed';
   url: string;
   /** JSON array of the catalog event types it takes; empty for kinds whose events are written for them. */
   event_types: string;

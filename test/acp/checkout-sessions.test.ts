@@ -268,7 +268,7 @@ describe('ACP checkout sessions', { skip }, () => {
 
 describe('ACP request signatures, with ACP_SIGNING_SECRET set', { skip }, () => {
   const secret = 'acp-test-signing-secret-0123456789';
-  const testApp = useTestApp({ catalog: SANDBOX_PRODUCTS, config: { acp: { signingSecret: secret, signatureToleranceSeconds: 300 } } });
+  const testApp = useTestApp({ catalog: SANDBOX_PRODUCTS, config: { acp: { signingSecret: secret, signatureToleranceSeconds: 300, feedPush: undefined } } });
   const acp = acpAgent(() => testApp, () => validator!);
   let token: string;
   let body: object;

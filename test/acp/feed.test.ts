@@ -147,6 +147,7 @@ describe('ACP product feed: the document', () => {
     assert.equal(head.statusCode, 200);
     assert.equal(head.headers.etag, first.headers.etag);
     assert.equal(head.body, '');
+    assert.equal(head.headers['content-length'], undefined, 'the length of a streamed document is not known before it is made');
 
     const changed = await adminClient(testApp)('POST', '/admin/v1/prices', { rows: [{ sku: 'OIL-500', currency: 'EUR', amount: 1300 }] });
     assert.equal(changed.statusCode, 200, changed.body);

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedRequest {
+  method: string;
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
@@ -32,7 +33,7 @@ export async function startReceiver(answer: (request: ReceivedRequest) => Receiv
   const server = http.createServer(async (incoming, outgoing) => {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    const request = { path: incoming.url ?? '/', headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') };
+    const request = { method: incoming.method ?? '', path: incoming.url ?? '/', headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') };
     requests.push(request);
     const answered = answer(request);
     if (answered === 'no-answer') return;

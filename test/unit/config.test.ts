@@ -64,8 +64,30 @@ describe('loadConfig', () => {
         outboxStuckMs: 300_000,
       },
       ucp: { allowLoopbackHttp: false, profileTimeoutMs: 5000, profileMaxBytes: 256 * 1024, profileCacheSize: 1000 },
-      acp: { signingSecret: undefined, signatureToleranceSeconds: 300 },
+      acp: { signingSecret: undefined, signatureToleranceSeconds: 300, feedPush: undefined },
     });
+  });
+
+  it('reads the ACP feed push: the Feed API without its trailing slash, its key and feed id, and the market pushed', () => {
+    const push = { ACP_FEED_PUSH_URL: 'https://agent.example/api/', ACP_FEED_PUSH_KEY: 'feed_key_123', ACP_FEED_ID: 'feed_8f3K2x' };
+    assert.deepEqual(loadConfig(push).acp.feedPush, { url: 'https://agent.example/api', key: 'feed_key_123', feedId: 'feed_8f3K2x', country: 'IT', locale: 'en' });
+    assert.deepEqual(loadConfig({ ...push, ACP_FEED_PUSH_COUNTRY: 'gb', ACP_FEED_PUSH_LOCALE: 'it' }).acp.feedPush, {
+      url: 'https://agent.example/api',
+      key: 'feed_key_123',
+      feedId: 'feed_8f3K2x',
+      country: 'GB',
+      locale: 'it',
+    });
+    assert.deepEqual(problemsOf({ ACP_FEED_PUSH_URL: 'https://agent.example' }), [
+      'ACP_FEED_PUSH_KEY must be set with ACP_FEED_PUSH_URL: the bearer token of the Feed API, printable characters without spaces',
+      'ACP_FEED_ID must be set with ACP_FEED_PUSH_URL: the id of the feed the agent made, 1 to 200 letters, digits and . _ ~ -',
+    ]);
+    assert.deepEqual(problemsOf({ ...push, ACP_FEED_ID: 'a/b' }), [
+      'ACP_FEED_ID must be set with ACP_FEED_PUSH_URL: the id of the feed the agent made, 1 to 200 letters, digits and . _ ~ -',
+    ]);
+    assert.deepEqual(problemsOf({ ACP_FEED_PUSH_KEY: 'feed_key_123' }), ['ACP_FEED_PUSH_KEY and ACP_FEED_ID need ACP_FEED_PUSH_URL, the Feed API they are for']);
+    assert.deepEqual(problemsOf({ ...push, ACP_FEED_PUSH_COUNTRY: 'Italy' }), ['ACP_FEED_PUSH_COUNTRY must be a two-letter country code (got "ITALY")']);
+    assert.match(problemsOf({ ...push, ACP_FEED_PUSH_LOCALE: 'fr' })[0]!, /^ACP_FEED_PUSH_LOCALE must be one of en, it/);
   });
 
   it('trims values, treats an empty variable as unset, and drops the trailing slash of a URL', () => {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
 import { LOCALES } from '../../catalog/model/locales.js';
 import type { CatalogResponses } from '../../catalog/public-api/routes/shared.js';
@@ -26,6 +26,11 @@ const Params = Type.Object({
 const Query = Type.Object({
   locale: Type.Optional(Type.String({ description: `The language of titles, descriptions and category paths: ${LOCALES.join(' or ')} (default ${LOCALES[0]}).` })),
 });
+
+interface FeedRequest {
+  Params: Static<typeof Params>;
+  Querystring: Static<typeof Query>;
+}
 
 interface FeedFileRoute {
   file: FeedFile;
@@ -69,8 +74,12 @@ const FILES: readonly FeedFileRoute[] = [
 export function feedRoutes(app: FastifyInstance, { documents, rateLimit, responses, limitInWords }: FeedRouteKit): void {
   for (const route of FILES) {
     const ok = responses.ok(route.summary, Type.Null()) as { content: unknown };
-    app.get<{ Params: Static<typeof Params>; Querystring: Static<typeof Query> }>(
-      `/feed/:country/${route.file}`,
+    const url = `/feed/:country/${route.file}`;
+    const handler = async (request: FastifyRequest<FeedRequest>, reply: FastifyReply) =>
+      sendStreamed(request, reply, await documents.answer(route.file, { country: request.params.country, locale: request.query.locale }));
+    const checks = { schemaErrorFormatter: feedSchemaError, onRequest: rateLimit, compress: false as const };
+    app.get<FeedRequest>(
+      url,
       {
         schema: {
           operationId: route.operationId,
@@ -88,13 +97,14 @@ export function feedRoutes(app: FastifyInstance, { documents, rateLimit, respons
             429: acpErrorResponse(`rate_limited: over the catalog rate limit (${limitInWords}); Retry-After says when to retry`),
           },
         },
-        schemaErrorFormatter: feedSchemaError,
-        onRequest: rateLimit,
         // Streamed answers compress as they stream (src/http/streamed-body.ts).
-        compress: false,
+        ...checks,
+        // Fastify's own HEAD route would make the whole document to throw it away, and say Content-Length: 0.
+        exposeHeadRoute: false,
       },
-      async (request, reply) => sendStreamed(request, reply, await documents.answer(route.file, { country: request.params.country, locale: request.query.locale })),
+      handler,
     );
+    app.head<FeedRequest>(url, { schema: { hide: true, params: Params, querystring: Query }, ...checks }, handler);
   }
 }
 

@@ -16,10 +16,10 @@ const Webhook = Type.Object({
   kind: Type.String({
     enum: [...SUBSCRIPTION_KINDS],
     description:
-      '`catalog`: subscribed here to catalog events. `ucp_order`: a UCP platform\'s order webhook (the `webhook_url` of its profile), made by its first simulated order and signed with the business key of `/.well-known/ucp` (docs/ucp.md, Order events); it can be paused, resumed and deleted here, and the next order makes a deleted one again.',
+      '`catalog`: subscribed here to catalog events. `ucp_order`: a UCP platform\'s order webhook (the `webhook_url` of its profile), made by its first simulated order and signed with the business key of `/.well-known/ucp` (docs/ucp.md, Order events); it can be paused, resumed and deleted here, and the next order makes a deleted one again. `acp_feed`: the ACP Feed API that catalog changes are pushed to (ACP_FEED_PUSH_URL, docs/acp.md, Pushing changes), made by the first change pushed, likewise.',
   }),
   url: Type.String(),
-  event_types: Type.Array(Type.String({ enum: [...EVENT_TYPES] }), { description: 'The catalog events it takes; empty for a `ucp_order` webhook, which takes its platform\'s orders.' }),
+  event_types: Type.Array(Type.String({ enum: [...EVENT_TYPES] }), { description: 'The catalog events it takes; empty for the other kinds, which take the events their feature writes for them.' }),
   description: Type.Union([Type.String(), Type.Null()]),
   status: Type.String({ enum: ['active', 'paused'] }),
   paused_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why it is paused: by whom, or which delivery failed how often and how (the last status code or error).' }),
@@ -200,7 +200,7 @@ export function webhookRoutes(app: FastifyInstance, { webhooks, webhookConfig }:
         operationId: 'adminTestWebhook',
         tags: ['webhooks'],
         summary: 'Send a test event',
-        description: `Queues a \`${TEST_EVENT_TYPE}\` event for this catalog webhook, whatever its event types, signed and retried like any other; the answer is its delivery, whose outcome GET /admin/v1/webhooks/{id}/deliveries shows. 409 while the webhook is paused, and for a \`ucp_order\` webhook, whose platform takes orders only.`,
+        description: `Queues a \`${TEST_EVENT_TYPE}\` event for this catalog webhook, whatever its event types, signed and retried like any other; the answer is its delivery, whose outcome GET /admin/v1/webhooks/{id}/deliveries shows. 409 while the webhook is paused, and for a webhook of another kind, which takes only the events its feature writes for it (a UCP platform's orders, an ACP Feed API's upserts).`,
         security,
         params: WebhookParams,
         response: {
@@ -212,7 +212,11 @@ export function webhookRoutes(app: FastifyInstance, { webhooks, webhookConfig }:
     async (request, reply) => {
       const webhook = found(await webhooks.get(request.params.id));
       if (webhook.kind !== 'catalog') {
-        throw new AdminProblem('CONFLICT', `A ${webhook.kind} webhook takes its platform's orders only: no test event is sent to it.`, 'Complete a checkout as the platform to send it an order event.');
+        throw new AdminProblem(
+          'CONFLICT',
+          `A ${webhook.kind} webhook takes only the events its feature writes for it: no test event is sent to it.`,
+          webhook.kind === 'ucp_order' ? 'Complete a checkout as the platform to send it an order event.' : 'Change a product of the catalog to push it an upsert.',
+        );
       }
       if (webhook.status === 'paused') throw new AdminProblem('CONFLICT', 'The webhook is paused: nothing is sent to it.', 'POST /admin/v1/webhooks/{id}/resume first.');
       return reply.code(202).send({ delivery: await webhooks.sendTest(webhook.id), request_id: request.id });
