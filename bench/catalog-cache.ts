@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { access, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { access, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateCatalog, startNodeProcess } from './service-process.js';
 
@@ -67,4 +68,16 @@ export async function cachedCatalog(cacheDir: string, products: number, seed: nu
     await rm(partial, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * A copy of the SQLite store of the cached catalog of `products` products from seed 1 (made
+ * first when missing), in a temporary directory whose name starts with `prefix`: a run
+ * that writes to it leaves the cache as it was. The caller removes it.
+ */
+export async function copyOfCachedStore(cacheDir: string, products: number, prefix: string): Promise<string> {
+  const cached = await cachedCatalog(cacheDir, products, 1);
+  const copy = await mkdtemp(path.join(tmpdir(), prefix));
+  await cp(cached.dataDir, copy, { recursive: true });
+  return copy;
 }

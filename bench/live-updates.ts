@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { cachedCatalog } from './catalog-cache.js';
+import { copyOfCachedStore } from './catalog-cache.js';
 import { followStream, startReceiver } from './delivery-clients.js';
 import { buildService, measure, readMemory, rssMb, startNodeProcess, type Measurement, type Memory } from './service-process.js';
 
@@ -90,7 +90,7 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 }
 
 await buildService();
-const copiedStore = values.products === undefined ? undefined : await copyOfCachedStore(Number(values.products));
+const copiedStore = values.products === undefined ? undefined : await copyOfCachedStore(path.resolve(values['cache-dir']!), Number(values.products), 'vetrina-live-');
 const spawned = performance.now();
 const service = await startNodeProcess(
   ['dist/server.js'],
@@ -229,14 +229,6 @@ try {
 } finally {
   await service.stop();
   if (copiedStore) await rm(copiedStore, { recursive: true, force: true });
-}
-
-/** A copy of the cached store of `products` products (made first when missing), in a temporary directory. */
-async function copyOfCachedStore(products: number): Promise<string> {
-  const cached = await cachedCatalog(path.resolve(values['cache-dir']!), products, 1);
-  const copy = await mkdtemp(path.join(tmpdir(), 'vetrina-live-'));
-  await cp(cached.dataDir, copy, { recursive: true });
-  return copy;
 }
 
 /** Catalog reads for --read-seconds: the Italian market's first list page and a search, in turn. */
