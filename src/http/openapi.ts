@@ -18,6 +18,8 @@ declare module 'fastify' {
      * a malformed one itself (the MCP SDK).
      */
     'x-documented-body'?: object;
+    /** Documents the HEAD of a GET route that answers HEAD with a route of its own (which Fastify's own HEAD routes are marked for by transformRoute). */
+    'x-head'?: boolean;
   }
   interface FastifyContextConfig {
     /** The separate document the route belongs to ({@link separateOpenApiDocument}); `/openapi.json` leaves it out. */

@@ -86,6 +86,8 @@ export function feedRoutes(app: FastifyInstance, { documents, rateLimit, respons
           tags: [ACP_TAG],
           summary: route.summary,
           security: [],
+          // Answered for HEAD by the route below: documented as Fastify's own HEAD routes are (src/http/openapi.ts).
+          'x-head': true,
           description: `${route.description} ACP ${ACP_VERSION}, rfc.product_feeds.md's offline publication. Keyless, cacheable like the catalog (ETag of the catalog version, Last-Modified, 304); counts against the catalog rate limit (${limitInWords}).`,
           params: Params,
           querystring: Query,
