@@ -137,7 +137,7 @@ async function answersOk(url: string): Promise<boolean> {
 }
 
 /** A port nothing listens on right now (the OS picks it); another process could still take it first, which start-up then reports. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
