@@ -226,6 +226,10 @@ try {
     console.log(`read throughput with the listeners: ${(reads.with.requestsPerSecond / reads.without.requestsPerSecond).toFixed(2)} × without`);
   }
   if (listeners) await reportListeners(listeners, new Map([...answeredAt].filter(([, at]) => at >= attachedAt)), arrivals, rssBefore);
+} catch (error) {
+  // What the service printed last says whether it failed, not only that a request did.
+  console.error(`the service's last output (${service.pid}):\n${service.outputTail()}`);
+  throw error;
 } finally {
   await service.stop();
   if (copiedStore) await rm(copiedStore, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookConfig } from '../config.js';
 import { literalAddressRefusal, OutboundClient, type TargetRange } from '../http/outbound.js';
@@ -86,6 +87,8 @@ export class WebhookService {
     this.#onAttempt = options.onAttempt ?? (() => {});
     this.#targets = options.config.allowPrivateTargets ? 'any' : 'public';
     this.#outbound = new OutboundClient({ targets: this.#targets, timeoutMs: options.config.timeoutMs, maxResponseBytes: options.config.maxResponseBytes });
+    // Each attempt under way listens for the shutdown (src/http/outbound.ts), up to WEBHOOK_CONCURRENCY at once.
+    setMaxListeners(options.config.concurrency + 1, this.#shutdown.signal);
     this.#warn = throttledWarning(options.log, 'webhook delivery round failed');
     this.#sending = {
       config: this.#config,

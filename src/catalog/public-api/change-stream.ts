@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { ChangeFeedConfig } from '../../config.js';
@@ -148,7 +147,7 @@ class ChangeStream {
       this.send(page.changes);
       this.position = parseFeedCursor(page.next_cursor);
       // A slow reader holds the reading, not memory: the next page waits until this one is taken.
-      if (this.raw.writableNeedDrain) await Promise.race([once(this.raw, 'drain'), once(this.raw, 'close')]);
+      if (this.raw.writableNeedDrain) await drainedOrClosed(this.raw);
       if (!page.has_more) return;
     }
   }
@@ -170,4 +169,21 @@ class ChangeStream {
   end(): void {
     this.raw.end();
   }
+}
+
+/**
+ * Resolves when `raw` drains or closes, and leaves no listener behind either way:
+ * Promise.race over two `once` calls kept the loser's listener, one more `close` listener
+ * on a long-lived stream for every wait on a slow reader.
+ */
+function drainedOrClosed(raw: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const settle = () => {
+      raw.off('drain', settle);
+      raw.off('close', settle);
+      resolve();
+    };
+    raw.on('drain', settle);
+    raw.on('close', settle);
+  });
 }
