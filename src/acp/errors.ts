@@ -110,6 +110,14 @@ export function wordSandboxRefusal(error: unknown, paths: Partial<Record<string,
       return problem(400, refusal.kind);
     case 'insufficient_scope':
       return problem(401, 'insufficient_scope');
+    case 'nothing_sellable':
+      // ACP's creates keep lines that cannot be bought (as messages), so they never ask the sandbox for this refusal.
+      return problem(400, 'invalid_request');
+    default: {
+      // A kind the sandbox adds must be worded here: left out, it would escape as a 500.
+      const unworded: never = refusal;
+      return unworded;
+    }
   }
 }
 
