@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { acpPlugin } from './acp/acp-plugin.js';
+import { ACP_PATHS } from './acp/endpoints.js';
 import { adminPlugin } from './admin/admin-plugin.js';
 import { catalogPlugin } from './catalog/catalog-plugin.js';
 import { publicApiErrors } from './catalog/public-api/errors.js';
@@ -121,6 +122,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(acpPlugin, { config, clock });
   await app.register(operationsPlugin, { config, store });
   // Last: the developer portal only reads what the features built (the catalog, the document).
-  await app.register(portalPlugin, { config, ucpPaths: UCP_PATHS });
+  await app.register(portalPlugin, { config, ucpPaths: UCP_PATHS, acpPaths: ACP_PATHS });
   return app;
 }

@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { useErrorSurface } from '../http/error-surface.js';
 import type { Clock } from '../sandbox/clock.js';
 import { checkoutOperations } from './checkout/checkout-operations.js';
+import { discoveryRoute } from './discovery.js';
 import { ACP_PATHS } from './endpoints.js';
 import { acpErrors } from './errors.js';
 import { FeedDocuments } from './feed/feed-documents.js';
@@ -29,11 +30,12 @@ export interface AcpPluginOptions {
 }
 
 /**
- * The Agentic Commerce Protocol (docs/acp.md) under `/acp`, over the catalog and the
- * sandbox: the product feed of each market, and its changes pushed to an agent's Feed
- * API when one is configured (ACP_FEED_PUSH_URL), over webhook delivery; checkout
- * sessions on the sandbox's checkout sessions, delegated payment on its delegated
- * payment tokens, and the simulated payment handler's documents.
+ * The Agentic Commerce Protocol (docs/acp.md): its discovery document at
+ * `/.well-known/acp.json`, and under `/acp`, over the catalog and the sandbox: the
+ * product feed of each market, and its changes pushed to an agent's Feed API when one
+ * is configured (ACP_FEED_PUSH_URL), over webhook delivery; checkout sessions on the
+ * sandbox's checkout sessions, delegated payment on its delegated payment tokens, and
+ * the simulated payment handler's documents.
  */
 export const acpPlugin = fp<AcpPluginOptions>(
   async (app: FastifyInstance, { config, clock }) => {
@@ -46,6 +48,13 @@ export const acpPlugin = fp<AcpPluginOptions>(
     const documents = new FeedDocuments(app.catalog, app.changeFeed, { cacheControl }, config.storefrontUrl);
     const kit: AcpOperationKit = { config, catalog: app.catalog, sandbox: app.sandbox };
     const operations = ACP_OPERATION_GROUPS.flatMap((group) => group(kit));
+    await app.register(
+      async (scope) => {
+        useErrorSurface(scope, acpErrors);
+        discoveryRoute(scope, { publicBaseUrl: config.publicBaseUrl, catalog: app.catalog, shippingAmounts: config.sandbox.shippingAmounts, rateLimit: app.catalogRateLimit });
+      },
+      { prefix: ACP_PATHS.discovery },
+    );
     await app.register(
       async (acp) => {
         useErrorSurface(acp, acpErrors);

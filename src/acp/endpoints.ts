@@ -1,5 +1,7 @@
 /** Where this service serves ACP, under PUBLIC_BASE_URL (docs/acp.md). */
 export const ACP_PATHS = {
+  /** The discovery document (rfc.discovery.md), at the root of the host; its `api_base_url` is the prefix. */
+  discovery: '/.well-known/acp.json',
   /** Every ACP route is under it. */
   prefix: '/acp',
   /** The product feed of one market: `/acp/feed/{country}/...` (docs/acp.md, Product feed). */

@@ -139,6 +139,23 @@ export async function sendPrepared(request: FastifyRequest, reply: FastifyReply,
   return reply.send(await body.bytes(coding, tail));
 }
 
+/**
+ * A JSON document built anew for each request (it may follow the live catalog) but
+ * prepared (ETag, compressed forms) once per distinct text, so revalidation is cheap.
+ */
+export function preparedDocument(build: () => object, caching: Caching): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
+  let prepared: PreparedBody | undefined;
+  let text = '';
+  return async (request, reply) => {
+    const current = JSON.stringify(build());
+    if (current !== text || !prepared) {
+      prepared = new PreparedBody(current);
+      text = current;
+    }
+    return sendPrepared(request, reply, prepared, '', caching);
+  };
+}
+
 /** Content codings are case-insensitive (RFC 9110, 8.4.1). */
 export function chosenCoding(acceptEncoding: string | undefined): Coding | 'identity' {
   return acceptEncoding === undefined ? 'identity' : ((negotiate(acceptEncoding.toLowerCase(), CODINGS) as Coding | null) ?? 'identity');

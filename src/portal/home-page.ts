@@ -6,7 +6,7 @@ import { appendVary } from '../http/prepared-body.js';
 import { prefersHtml } from './accept.js';
 import { html } from './html.js';
 import { page } from './layout.js';
-import { mcpClientConfigs, PAGES, startLinks, type StartLinks, type UcpPaths } from './links.js';
+import { mcpClientConfigs, PAGES, startLinks, type AcpPaths, type StartLinks, type UcpPaths } from './links.js';
 
 const SERVICE = 'Vetrina';
 const SUMMARY =
@@ -32,6 +32,10 @@ const PortalIndex = Type.Object(
         ucp_profile: Type.String({ format: 'uri', description: 'GET: the Universal Commerce Protocol business profile, where UCP agents start.' }),
         ucp_rest: Type.String({ format: 'uri', description: "The UCP REST binding's endpoint: the catalog, and a simulated cart, checkout and order." }),
         ucp_mcp: Type.String({ format: 'uri', description: "The UCP MCP binding's endpoint (Streamable HTTP)." }),
+        acp_discovery: Type.String({ format: 'uri', description: 'GET: the Agentic Commerce Protocol discovery document, where ACP agents start.' }),
+        acp_checkout_sessions: Type.String({ format: 'uri', description: 'POST: creates a simulated ACP checkout session (with a sandbox key); the sessions are under it.' }),
+        acp_delegate_payment: Type.String({ format: 'uri', description: 'POST: delegates a sandbox test card for a simulated ACP payment (with a sandbox key).' }),
+        acp_feed: Type.String({ format: 'uri', description: "The ACP product feeds, no key needed: a market's are under /{country}/ (metadata.json, products.json, products.jsonl)." }),
       },
       { additionalProperties: false },
     ),
@@ -44,8 +48,8 @@ const PortalIndex = Type.Object(
  * client that does not prefer HTML. The markets come from the live catalog through the
  * service `list_markets` uses.
  */
-export function homePage(app: FastifyInstance, publicBaseUrl: string, ucp: UcpPaths): void {
-  const links = startLinks(publicBaseUrl, ucp);
+export function homePage(app: FastifyInstance, publicBaseUrl: string, ucp: UcpPaths, acp: AcpPaths): void {
+  const links = startLinks(publicBaseUrl, ucp, acp);
   const index = { service: SERVICE, description: SUMMARY, links };
   app.get(
     PAGES.home,
@@ -97,6 +101,7 @@ function homeHtml(links: StartLinks, markets: MarketList): string {
 <li><strong>Follow live changes</strong>, no key needed: <code>curl '${links.changes}'</code> answers the current cursor; <code>?since=</code> that cursor answers what changed since, each product rendered in your market. Browsers can listen with <code>new EventSource('${links.changes_stream}')</code>; a store's own systems can subscribe to signed webhooks through the admin API.</li>
 <li><strong>Connect an agent</strong> to the MCP servers (below).</li>
 <li><strong>Test a UCP agent.</strong> Point it at the business profile <a href="${links.ucp_profile}">${links.ucp_profile}</a>: the catalog, a simulated cart, checkout and order over REST (<code>${links.ucp_rest}</code>) and MCP (<code>${links.ucp_mcp}</code>), paid with the sandbox's simulated payment handler. Nothing real is created.</li>
+<li><strong>Test an ACP agent.</strong> Point it at the discovery document <a href="${links.acp_discovery}">${links.acp_discovery}</a>: simulated checkout sessions at <code>${links.acp_checkout_sessions}</code>, paid with a sandbox test card delegated at <code>${links.acp_delegate_payment}</code>, both with a sandbox key as the bearer token; each market's product feed, no key needed: <code>curl '${links.acp_feed}/${markets.default_market.country}/products.jsonl'</code>. Nothing real is created.</li>
 <li><strong>Watch for changes.</strong> The <a href="${PAGES.changelog}">changelog</a> lists what is deprecated and when it goes.</li>
 </ol>
 </section>

@@ -25,6 +25,10 @@ export interface StartLinks {
   ucp_profile: string;
   ucp_rest: string;
   ucp_mcp: string;
+  acp_discovery: string;
+  acp_checkout_sessions: string;
+  acp_delegate_payment: string;
+  acp_feed: string;
 }
 
 /** Where the service speaks the Universal Commerce Protocol (app.ts passes the UCP feature's paths). */
@@ -34,7 +38,16 @@ export interface UcpPaths {
   mcp: string;
 }
 
-export function startLinks(publicBaseUrl: string, ucp: UcpPaths): StartLinks {
+/** Where the service speaks the Agentic Commerce Protocol (app.ts passes the ACP feature's paths). */
+export interface AcpPaths {
+  discovery: string;
+  checkoutSessions: string;
+  delegatePayment: string;
+  /** The feeds' root: a market's files are under `{feed}/{country}/`. */
+  feed: string;
+}
+
+export function startLinks(publicBaseUrl: string, ucp: UcpPaths, acp: AcpPaths): StartLinks {
   const at = (path: string) => `${publicBaseUrl}${path}`;
   return {
     openapi: at('/openapi.json'),
@@ -51,6 +64,10 @@ export function startLinks(publicBaseUrl: string, ucp: UcpPaths): StartLinks {
     ucp_profile: at(ucp.profile),
     ucp_rest: at(ucp.rest),
     ucp_mcp: at(ucp.mcp),
+    acp_discovery: at(acp.discovery),
+    acp_checkout_sessions: at(acp.checkoutSessions),
+    acp_delegate_payment: at(acp.delegatePayment),
+    acp_feed: at(acp.feed),
   };
 }
 

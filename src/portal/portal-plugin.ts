@@ -6,7 +6,7 @@ import { portalAssets } from './assets.js';
 import { changelogPage } from './changelog-page.js';
 import { homePage } from './home-page.js';
 import { sandboxGuidePage } from './sandbox-guide-page.js';
-import type { UcpPaths } from './links.js';
+import type { AcpPaths, UcpPaths } from './links.js';
 
 /**
  * Everything a portal page may load: this server's own files and calls, nothing from
@@ -26,14 +26,14 @@ const CACHE_CONTROL = 'public, max-age=60';
  * unlimited client could keep the CPU busy. A visit is a handful of requests. Unknown URLs
  * keep the public API's 404.
  */
-export const portalPlugin = fp<{ config: Config; ucpPaths: UcpPaths }>(
-  async (app: FastifyInstance, { config, ucpPaths }) => {
+export const portalPlugin = fp<{ config: Config; ucpPaths: UcpPaths; acpPaths: AcpPaths }>(
+  async (app: FastifyInstance, { config, ucpPaths, acpPaths }) => {
     app.addHook('onRequest', app.catalogRateLimit);
     app.addHook('onSend', async (_request, reply) => {
       reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', CACHE_CONTROL);
     });
-    homePage(app, config.publicBaseUrl, ucpPaths);
+    homePage(app, config.publicBaseUrl, ucpPaths, acpPaths);
     sandboxGuidePage(app);
     changelogPage(app);
     await portalAssets(app);

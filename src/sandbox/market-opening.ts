@@ -45,7 +45,7 @@ export function openMarket(catalog: LiveCatalog, request: MarketRequest, shippin
 }
 
 /** Currencies a cart or session can be opened in: sold by a region and with a shipping amount. */
-function sellingCurrencies(catalog: LiveCatalog, shippingAmounts: Record<string, number>): string[] {
+export function sellingCurrencies(catalog: LiveCatalog, shippingAmounts: Record<string, number>): string[] {
   // A region an import left without countries is no market (cartMarket skips it too).
   const currencies = new Set([...catalog.regionByCountry.values()].map((region) => region.currency));
   return [...currencies].filter((currency) => shippingRatesFor(currency, shippingAmounts).length > 0);

@@ -23,6 +23,13 @@ test('the home page lists the live markets and the quick-start links, loading no
   for (const path of ['/openapi.json', '/docs', '/docs/sandbox', '/docs/changelog']) {
     assert.ok((await page.locator(`main a[href="${path}"], main a[href="${served.url()}${path}"]`).count()) > 0, `a link to ${path}`);
   }
+  for (const path of ['/.well-known/ucp', '/.well-known/acp.json']) {
+    assert.equal(await page.locator(`main a[href="${served.url()}${path}"]`).count(), 1, `a link to ${path}`);
+  }
+  const acp = page.locator('ol.start li', { hasText: 'Test an ACP agent.' });
+  for (const path of ['/acp/checkout_sessions', '/acp/agentic_commerce/delegate_payment', '/acp/feed/']) {
+    assert.ok((await acp.innerText()).includes(`${served.url()}${path}`), `the ACP entry ${path}`);
+  }
   const config = JSON.parse(await page.locator('pre[data-config="mcpServers"]').innerText());
   assert.deepEqual(config.mcpServers.vetrina, { type: 'http', url: `${served.url()}/mcp` });
   assert.equal(config.mcpServers['vetrina-sandbox'].url, `${served.url()}/mcp/sandbox`);

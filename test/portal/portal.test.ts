@@ -63,6 +63,10 @@ describe('GET /', () => {
         ucp_profile: `${base}/.well-known/ucp`,
         ucp_rest: `${base}/ucp/v1`,
         ucp_mcp: `${base}/ucp/mcp`,
+        acp_discovery: `${base}/.well-known/acp.json`,
+        acp_checkout_sessions: `${base}/acp/checkout_sessions`,
+        acp_delegate_payment: `${base}/acp/agentic_commerce/delegate_payment`,
+        acp_feed: `${base}/acp/feed`,
       });
     }
   });
@@ -74,6 +78,24 @@ describe('GET /', () => {
     const profile = await t.app.inject({ url: new URL(profileUrl).pathname });
     assert.equal(profile.statusCode, 200);
     assert.equal(profile.json().ucp.services['dev.ucp.shopping'][0].endpoint.startsWith(t.config.publicBaseUrl), true);
+  });
+
+  test("the quick start shows the ACP entry points, each served where it says: the discovery document names the checkout sessions' base, the feed answers", async () => {
+    const page = await t.app.inject({ url: '/', headers: { accept: BROWSER_ACCEPT } });
+    const base = t.config.publicBaseUrl;
+    const discoveryUrl = `${base}/.well-known/acp.json`;
+    const feedUrl = `${base}/acp/feed/${t.app.catalog.markets().default_market.country}/products.jsonl`;
+    assert.ok(page.body.includes(`<a href="${discoveryUrl}">${discoveryUrl}</a>`), 'the discovery link');
+    for (const shown of [`<code>${base}/acp/checkout_sessions</code>`, `<code>${base}/acp/agentic_commerce/delegate_payment</code>`, `curl '${feedUrl}'`]) {
+      assert.ok(page.body.includes(shown), shown);
+    }
+    const discovery = await t.app.inject({ url: new URL(discoveryUrl).pathname });
+    assert.equal(discovery.statusCode, 200);
+    assert.equal(`${discovery.json().api_base_url}/checkout_sessions`, `${base}/acp/checkout_sessions`);
+    assert.equal((await t.app.inject({ url: new URL(feedUrl).pathname })).statusCode, 200);
+    const index = (await t.client.get('/')).data.links;
+    const operations = (await t.client.get('/openapi.json')).data.paths;
+    for (const url of [index.acp_checkout_sessions, index.acp_delegate_payment]) assert.ok(operations[new URL(url).pathname]?.post, url);
   });
 
   test('other unknown URLs keep the public API 404, under /docs too', async () => {

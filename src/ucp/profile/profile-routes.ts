@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { PreparedBody, sendPrepared, type Caching } from '../../http/prepared-body.js';
+import { preparedDocument, type Caching } from '../../http/prepared-body.js';
 import type { RateLimitCheck } from '../../http/rate-limit.js';
 import { UCP_PATHS } from '../endpoints.js';
 import { UCP_TAG } from '../openapi.js';
@@ -22,23 +22,6 @@ const cacheHeaders = {
 const MALFORMED = protocolErrorResponse('invalid_request: a malformed request (a repeated Host or Authorization header).');
 
 const NOT_MODIFIED = { description: 'Not Modified: If-None-Match holds the ETag of the document as it is now; no body.', headers: cacheHeaders };
-
-/**
- * A JSON document built anew for each request (it follows the live catalog) but
- * prepared (ETag, compressed forms) once per distinct text, so revalidation is cheap.
- */
-function preparedDocument(build: () => object): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
-  let prepared: PreparedBody | undefined;
-  let text = '';
-  return async (request, reply) => {
-    const current = JSON.stringify(build());
-    if (current !== text || !prepared) {
-      prepared = new PreparedBody(current);
-      text = current;
-    }
-    return sendPrepared(request, reply, prepared, '', PROFILE_CACHING);
-  };
-}
 
 export interface ProfileRouteOptions {
   rateLimit: RateLimitCheck;
@@ -72,7 +55,7 @@ export function profileRoute(scope: FastifyInstance, { rateLimit, profile }: Pro
         },
       },
     },
-    preparedDocument(profile),
+    preparedDocument(profile, PROFILE_CACHING),
   );
 }
 
@@ -100,7 +83,7 @@ export function paymentHandlerRoutes(scope: FastifyInstance, { publicBaseUrl, ra
         },
       },
     },
-    preparedDocument(() => schema),
+    preparedDocument(() => schema, PROFILE_CACHING),
   );
   scope.get(
     UCP_PATHS.paymentHandlerSpec.replace(/^\/ucp/, ''),
