@@ -6,10 +6,11 @@ import http from 'node:http';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parseArgs } from 'node:util';
 import pick from 'stream-json/filters/pick.js';
 import parserStream from 'stream-json/index.js';
 import streamArray from 'stream-json/streamers/stream-array.js';
+import { commandLineOrExit, integerOption } from '../src/lib/command-line.js';
+import { MAX_GENERATED_PRODUCTS } from '../tools/catalog-generator/catalog.js';
 import { acpValidator } from '../test/support/acp-validator.js';
 import { copyOfCachedStore } from './catalog-cache.js';
 import { buildService, rssMb, startNodeProcess } from './service-process.js';
@@ -28,14 +29,27 @@ import { buildService, rssMb, startNodeProcess } from './service-process.js';
  *   npm run bench:feed -- [--products 100000] [--country IT] [--locale en] [--cache-dir DIR]
  */
 
-const { values } = parseArgs({
-  options: {
-    products: { type: 'string', default: '100000' },
-    country: { type: 'string', default: 'IT' },
-    locale: { type: 'string', default: 'en' },
-    'cache-dir': { type: 'string', default: path.join(tmpdir(), 'vetrina-bench-cache') },
+const USAGE = `usage: npm run bench:feed -- [--products 100000] [--country IT] [--locale en] [--cache-dir DIR]
+
+Builds the server and runs it on a copy of the benchmark's cached catalog of --products
+(generated and imported into --cache-dir once), downloads the ACP product feed of
+--country in --locale as it is and gzipped (size, time to first byte, total, server RSS),
+then validates it product by product against the release's schema.feed.json.`;
+const { values } = commandLineOrExit(
+  USAGE,
+  {
+    options: {
+      products: { type: 'string', default: '100000' },
+      country: { type: 'string', default: 'IT' },
+      locale: { type: 'string', default: 'en' },
+      'cache-dir': { type: 'string', default: path.join(tmpdir(), 'vetrina-bench-cache') },
+    },
   },
-});
+  (parsed) => {
+    integerOption('--products', parsed.values.products, 1, MAX_GENERATED_PRODUCTS);
+    return parsed;
+  },
+);
 
 const RSS_SAMPLE_MS = 100;
 /** What the served document starts and ends with: `{"products":[` ... `]}`, nothing else around the products. */

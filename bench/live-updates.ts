@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLineOrExit, integerOption, positiveNumberOption, UsageError } from '../src/lib/command-line.js';
+import { MAX_GENERATED_PRODUCTS } from '../tools/catalog-generator/catalog.js';
 import { copyOfCachedStore } from './catalog-cache.js';
 import { followStream, startReceiver } from './delivery-clients.js';
 import { buildService, measure, readMemory, rssMb, startNodeProcess, type Measurement, type Memory } from './service-process.js';
@@ -35,7 +36,14 @@ import { buildService, measure, readMemory, rssMb, startNodeProcess, type Measur
  *
  * The ten-minute run of issue 25 (README, "Live updates at scale"): --products 100000 --updates 10000 --seconds 600 --listeners --read-seconds 30
  */
-const USAGE = 'usage: npm run bench:live -- (--data-dir DIR | --database-url URL [--redis-url URL] | --products N [--cache-dir DIR]) [--updates N] [--seconds S] [--rows-per-request N] [--listeners [--read-seconds S]]';
+const USAGE = `usage: npm run bench:live -- (--data-dir DIR | --database-url URL [--redis-url URL] | --products N [--cache-dir DIR]) [--updates 1000] [--seconds 10] [--rows-per-request 1] [--listeners [--read-seconds S]]
+
+Builds the server and runs it on a store that holds a catalog (a SQLite --data-dir, a
+PostgreSQL --database-url, or a copy of the benchmark's cached catalog of --products):
+its start, new searches, then --updates admin price changes over --seconds (in requests
+of --rows-per-request rows) while /healthz is probed, with the time until each new price
+is served. --listeners adds 50 change streams and 2 webhook receivers; --read-seconds S
+measures catalog reads for S seconds without and with them.`;
 const STREAM_LISTENERS = 50;
 const WEBHOOK_LISTENERS = 2;
 /** How long after the last update the listeners may take to have it. */
@@ -50,33 +58,36 @@ const READ_CONNECTIONS = 10;
 /** How often the service's RSS and heap in use are sampled during the updates. */
 const MEMORY_SAMPLE_MS = 60_000;
 
-const { values } = parseArgs({
-  options: {
-    'data-dir': { type: 'string' },
-    'database-url': { type: 'string' },
-    'redis-url': { type: 'string' },
-    products: { type: 'string' },
-    'cache-dir': { type: 'string', default: path.join(tmpdir(), 'vetrina-bench-cache') },
-    updates: { type: 'string', default: '1000' },
-    seconds: { type: 'string', default: '10' },
-    'rows-per-request': { type: 'string', default: '1' },
-    listeners: { type: 'boolean', default: false },
-    'read-seconds': { type: 'string', default: '0' },
+const { values, readSeconds, updates, seconds, rowsPerRequest } = commandLineOrExit(
+  USAGE,
+  {
+    options: {
+      'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
+      'redis-url': { type: 'string' },
+      products: { type: 'string' },
+      'cache-dir': { type: 'string', default: path.join(tmpdir(), 'vetrina-bench-cache') },
+      updates: { type: 'string', default: '1000' },
+      seconds: { type: 'string', default: '10' },
+      'rows-per-request': { type: 'string', default: '1' },
+      listeners: { type: 'boolean', default: false },
+      'read-seconds': { type: 'string', default: '0' },
+    },
   },
-});
-const stores = [values['data-dir'], values['database-url'], values.products].filter((value) => value !== undefined);
-const readSeconds = Number(values['read-seconds']);
-if (stores.length !== 1 || (readSeconds > 0 && !values.listeners)) {
-  console.error(USAGE);
-  process.exit(2);
-}
-const updates = Number(values.updates);
-const seconds = Number(values.seconds);
-const rowsPerRequest = Number(values['rows-per-request']);
-if (readSeconds * 3 > seconds) {
-  console.error(`--read-seconds ${readSeconds} leaves too little of --seconds ${seconds}: the second read window lies halfway through what follows the first`);
-  process.exit(2);
-}
+  ({ values }) => {
+    const stores = [values['data-dir'], values['database-url'], values.products].filter((value) => value !== undefined);
+    if (stores.length !== 1) throw new UsageError('give one store: --data-dir, --database-url or --products');
+    if (values.products !== undefined) integerOption('--products', values.products, 1, MAX_GENERATED_PRODUCTS);
+    const readSeconds = integerOption('--read-seconds', values['read-seconds'], 0, 3600);
+    if (readSeconds > 0 && !values.listeners) throw new UsageError('--read-seconds needs --listeners');
+    const seconds = positiveNumberOption('--seconds', values.seconds, 86_400);
+    if (readSeconds * 3 > seconds) {
+      throw new UsageError(`--read-seconds ${readSeconds} leaves too little of --seconds ${seconds}: the second read window lies halfway through what follows the first`);
+    }
+    const updates = integerOption('--updates', values.updates, 1, 10_000_000);
+    return { values, readSeconds, updates, seconds, rowsPerRequest: integerOption('--rows-per-request', values['rows-per-request'], 1, 10_000) };
+  },
+);
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 const summary = (label: string, samples: number[]) => {

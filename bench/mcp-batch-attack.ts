@@ -2,9 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config.js';
+import { commandLineOrExit, integerOption, positiveNumberOption } from '../src/lib/command-line.js';
+import { MAX_GENERATED_PRODUCTS } from '../tools/catalog-generator/catalog.js';
 import { buildService, generateCatalog, percentileMs, pinToSeparateCpus, startNodeProcess, type RunningProcess } from './service-process.js';
 
 /**
@@ -19,15 +20,30 @@ import { buildService, generateCatalog, percentileMs, pinToSeparateCpus, startNo
  * `--batch` defaults to the largest batch the server serves (MCP_BATCH_MAX_MESSAGES), so the
  * calls run; a larger one shows the refusal path.
  */
-const { values } = parseArgs({
-  options: {
-    products: { type: 'string', default: '10000' },
-    seconds: { type: 'string', default: '20' },
-    batch: { type: 'string', default: String(loadConfig({}).mcpBatch.maxMessages) },
-    attackers: { type: 'string', default: '4' },
+const USAGE = `usage: npm run bench:attack -- [--products 10000] [--seconds 20] [--batch N] [--attackers 4]
+
+Builds the server and runs it on a generated catalog of --products; a victim reads
+/healthz and a catalog page, alone and then while --attackers connections post JSON-RPC
+batches of --batch search_catalog calls to /mcp for --seconds (--batch defaults to the
+largest batch served, MCP_BATCH_MAX_MESSAGES). Exits 1 when the victim's /healthz p99
+reaches 50 ms or its catalog p50 grows past 1.5 times the run without the attacker.`;
+const [products, seconds, batchSize, attackers] = commandLineOrExit(
+  USAGE,
+  {
+    options: {
+      products: { type: 'string', default: '10000' },
+      seconds: { type: 'string', default: '20' },
+      batch: { type: 'string', default: String(loadConfig({}).mcpBatch.maxMessages) },
+      attackers: { type: 'string', default: '4' },
+    },
   },
-});
-const [products, seconds, batchSize, attackers] = [values.products, values.seconds, values.batch, values.attackers].map(Number) as [number, number, number, number];
+  ({ values }) => [
+    integerOption('--products', values.products, 1, MAX_GENERATED_PRODUCTS),
+    positiveNumberOption('--seconds', values.seconds, 3600),
+    integerOption('--batch', values.batch, 1, 10_000),
+    integerOption('--attackers', values.attackers, 1, 1024),
+  ],
+) as [number, number, number, number];
 /** The victim's pace: /healthz is not rate limited; its catalog reads stay within its own window (120 a minute by default). */
 const HEALTH_EVERY_MS = 50;
 const CATALOG_EVERY_MS = 600;

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLineOrExit, integerOption, positiveNumberOption } from '../src/lib/command-line.js';
+import { MAX_GENERATED_PRODUCTS } from '../tools/catalog-generator/catalog.js';
 import { mcpRequestInit } from '../test/support/mcp-json-rpc.js';
 import { buildService, generateCatalog, measure, pinToSeparateCpus, rssMb, startNodeProcess, type RunningProcess } from './service-process.js';
 
@@ -10,19 +11,34 @@ import { buildService, generateCatalog, measure, pinToSeparateCpus, rssMb, start
  * the limits off: first RSS before and after a batch of mixed MCP calls on both servers
  * (after a warm-up), then `search_catalog` calls/s over `/mcp` (a 2025-11-25 stateless
  * client and a 2026-07-28 client) against `GET /public/v1/products?q=` requests/s for
- * the same query. Usage: npm run bench:mcp -- [--products 10000] [--seconds 5] [--connections 50] [--calls 3000]
+ * the same query.
  */
-const { values } = parseArgs({
-  options: {
-    products: { type: 'string', default: '10000' },
-    seconds: { type: 'string', default: '5' },
-    connections: { type: 'string', default: '50' },
-    calls: { type: 'string', default: '3000' },
-    query: { type: 'string', default: 'olive' },
+const USAGE = `usage: npm run bench:mcp -- [--products 10000] [--seconds 5] [--connections 50] [--calls 3000] [--query olive]
+
+Builds the server and runs it on a generated catalog of --products with the limits off:
+RSS before and after --calls mixed MCP calls, then search_catalog calls/s over /mcp
+against GET /public/v1/products?q= requests/s for --query, --seconds each on
+--connections connections.`;
+const [products, seconds, connections, calls, query] = commandLineOrExit(
+  USAGE,
+  {
+    options: {
+      products: { type: 'string', default: '10000' },
+      seconds: { type: 'string', default: '5' },
+      connections: { type: 'string', default: '50' },
+      calls: { type: 'string', default: '3000' },
+      query: { type: 'string', default: 'olive' },
+    },
   },
-});
-const [products, seconds, connections, calls] = [values.products, values.seconds, values.connections, values.calls].map(Number) as [number, number, number, number];
-const query = values.query;
+  ({ values }) =>
+    [
+      integerOption('--products', values.products, 1, MAX_GENERATED_PRODUCTS),
+      positiveNumberOption('--seconds', values.seconds, 3600),
+      integerOption('--connections', values.connections, 1, 1024),
+      integerOption('--calls', values.calls, 1, 1_000_000),
+      values.query,
+    ] as const,
+);
 let vetrina: RunningProcess | undefined;
 /** The server's `http://127.0.0.1:PORT`, once it runs. */
 let base = '';

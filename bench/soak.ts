@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deleteRedisKeys, uniqueRedisPrefix } from '../test/support/redis-keys.js';
 import { createDatabase } from '../test/support/test-app.js';
-import { optionsOrExit } from './command-line.js';
-import { parseSoakOptions, SOAK_USAGE, type SoakOptions } from './soak-options.js';
+import { commandLineOrExit } from '../src/lib/command-line.js';
+import { SOAK_ARGUMENTS, SOAK_USAGE, soakOptions, type SoakOptions } from './soak-options.js';
 import { buildService, generateCatalog, readMemory, startNodeProcess, type Memory, type RunningProcess } from './service-process.js';
 import { FLOW_KINDS, KINDS, LoadStats, runWorkload, sampleCatalog, type Tally, type Window } from './soak-workload.js';
 
@@ -149,7 +149,7 @@ async function soak(options: SoakOptions, work: string, cleanups: (() => Promise
   return passed;
 }
 
-const options: SoakOptions = optionsOrExit(parseSoakOptions, SOAK_USAGE);
+const options: SoakOptions = commandLineOrExit(SOAK_USAGE, SOAK_ARGUMENTS, soakOptions);
 const work = await mkdtemp(path.join(tmpdir(), 'vetrina-soak-'));
 const cleanups: (() => Promise<unknown>)[] = [];
 try {

@@ -1,10 +1,21 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { commandLineOrExit } from './lib/command-line.js';
+
+const USAGE = `usage: node dist/server.js   (npm start builds dist/ first when the sources changed)
+
+Runs Vetrina: the catalog API, the sandbox, the MCP servers and the developer portal on
+http://HOST:PORT (default http://127.0.0.1:3000). Every setting comes from the
+environment (README.md, Configuration), e.g. PORT, HOST, DATA_DIR, DATABASE_URL,
+REDIS_URL, CATALOG_SEED, CATALOG_RATE_LIMIT, LOG_LEVEL, ADMIN_TOKENS; a bad
+value stops it with a message naming the setting. SIGTERM or SIGINT stop it gracefully
+(exit 0). Takes no options.`;
 
 /** Bounded so an orchestrator's SIGKILL never lands mid-drain. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
+  commandLineOrExit(USAGE, {});
   let config;
   try {
     config = loadConfig();

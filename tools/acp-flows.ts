@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { buildService, freePort, startNodeProcess } from '../bench/service-process.js';
+import { commandLineOrExit } from '../src/lib/command-line.js';
 import { ACP_RELEASE_DIR } from '../test/support/acp-validator.js';
 
 /**
@@ -33,8 +34,17 @@ const API_VERSION = '2026-04-17';
 const PRISM_START_MS = 180_000;
 const ADDRESS = { name: 'Ada Rossi', line_one: 'Via Roma 1', city: 'Milano', state: 'MI', country: 'IT', postal_code: '20121' };
 
-const prismOption = process.argv.indexOf('--prism');
-const prismCommand = (prismOption > 0 ? process.argv[prismOption + 1]! : 'npx --yes @stoplight/prism-cli@5').split(' ');
+const prismCommand = commandLineOrExit(
+  `usage: npm run acp:flows -- [--prism "COMMAND"]
+
+Builds the server and runs it on a fresh store (the demo catalog) behind Prism 5 as a
+validating proxy for each ACP release document, drives whole checkout and delegated
+payment flows through it and prints the exchanges (docs/acp.md, The flows through
+Prism). Exits 1 on any violation or unexpected status. --prism runs another Prism
+(default: npx --yes @stoplight/prism-cli@5, fetched from the npm registry on first use).`,
+  { options: { prism: { type: 'string', default: 'npx --yes @stoplight/prism-cli@5' } } },
+  ({ values }) => values.prism.split(' '),
+);
 
 const say = (line = '') => console.log(line);
 const violations: string[] = [];

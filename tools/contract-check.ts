@@ -18,7 +18,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLineOrExit } from '../src/lib/command-line.js';
 
 const HELP = `Usage: npx tsx tools/contract-check.ts [--prism PATH] [--verbose]
 
@@ -59,13 +59,9 @@ interface Tally {
   direct: number;
 }
 
-const { values: options } = parseArgs({ options: { prism: { type: 'string', default: 'prism' }, verbose: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } } });
+const { values: options } = commandLineOrExit(HELP, { options: { prism: { type: 'string', default: 'prism' }, verbose: { type: 'boolean', default: false } } });
 
 async function main(): Promise<number> {
-  if (options.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (!existsSync('dist/server.js')) throw new Error('dist/server.js is missing: run npm run build first.');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'vetrina-contract-'));
   const serverPort = await freePort();

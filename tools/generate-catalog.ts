@@ -1,11 +1,13 @@
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parseArgs } from 'node:util';
+import { commandLineOrExit, integerOption, UsageError } from '../src/lib/command-line.js';
 import { GENERATED_CATEGORIES, GENERATED_COLLECTIONS, GENERATED_REGIONS, MAX_GENERATED_PRODUCTS, generateProducts } from './catalog-generator/catalog.js';
 
-const USAGE = 'usage: npm run catalog:generate -- --products N --out FILE [--seed S]';
-const EXIT_USAGE = 2;
+const USAGE = `usage: npm run catalog:generate -- --products N --out FILE [--seed S]
+
+Writes a generated catalog file of N products (1 to ${MAX_GENERATED_PRODUCTS}) to FILE, for imports
+and benchmarks: the same seed (default 1) always makes the same file.`;
 // Big enough that a million products means a few thousand writes, not millions.
 const CHUNK_CHARS = 1 << 20;
 
@@ -15,34 +17,12 @@ interface CliOptions {
   seed: number;
 }
 
-class UsageError extends Error {}
-
-function parseCli(argv: string[]): CliOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { products: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string', default: '1' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const products = parseInteger('--products', values.products, 1, MAX_GENERATED_PRODUCTS);
-  const seed = parseInteger('--seed', values.seed, 0, 0xffffffff);
-  if (values.out === undefined || values.out === '') throw new UsageError('--out is required');
-  return { products, out: values.out, seed };
-}
-
-function parseInteger(flag: string, text: string | undefined, min: number, max: number): number {
-  if (text === undefined) throw new UsageError(`${flag} is required`);
-  const value = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got "${text}"`);
-  }
-  return value;
-}
+const cliOptions = (): CliOptions =>
+  commandLineOrExit(USAGE, { options: { products: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string', default: '1' } } }, ({ values }) => {
+    if (values.products === undefined) throw new UsageError('--products is required');
+    if (values.out === undefined || values.out === '') throw new UsageError('--out is required');
+    return { products: integerOption('--products', values.products, 1, MAX_GENERATED_PRODUCTS), out: values.out, seed: integerOption('--seed', values.seed, 0, 0xffffffff) };
+  });
 
 interface WriteStats {
   variants: number;
@@ -74,7 +54,7 @@ async function* catalogChunks(options: CliOptions, stats: WriteStats): AsyncGene
 }
 
 async function main(): Promise<void> {
-  const options = parseCli(process.argv.slice(2));
+  const options = cliOptions();
   const started = performance.now();
   const stats: WriteStats = { variants: 0, bytes: 0 };
   await pipeline(Readable.from(catalogChunks(options, stats)), createWriteStream(options.out));
@@ -86,11 +66,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    console.error(`${error.message}\n${USAGE}`);
-    process.exitCode = EXIT_USAGE;
-    return;
-  }
   console.error(error);
   process.exitCode = 1;
 });

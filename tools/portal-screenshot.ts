@@ -4,7 +4,17 @@
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { commandLineOrExit } from '../src/lib/command-line.js';
 import { launchChromium } from './chromium.js';
+
+commandLineOrExit(
+  `usage: npm run docs:screenshot
+
+Redraws docs/portal.png, the README's picture of the developer portal's home page: the
+service on the demo catalog in memory, photographed by the machine's Chromium (Debian:
+apt-get install chromium). Takes no options.`,
+  {},
+);
 
 const OUTPUT = fileURLToPath(new URL('../docs/portal.png', import.meta.url));
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createVerifier, httpbis } from 'http-message-signatures';
 import { buildService, startNodeProcess } from '../bench/service-process.js';
+import { commandLineOrExit } from '../src/lib/command-line.js';
 import { platformProfile, ucpAgent } from '../test/support/ucp-platform.js';
 import { ucpValidator, type UcpValidator } from '../test/support/ucp-validator.js';
 
@@ -25,6 +26,16 @@ import { ucpValidator, type UcpValidator } from '../test/support/ucp-validator.j
  * (../shared, as in CI), every answer is also validated against the release's schemas.
  * Any unexpected answer stops it with exit code 1.
  */
+
+commandLineOrExit(
+  `usage: npm run ucp:demo
+
+Builds the server and runs it on a fresh store (the demo catalog) beside a platform of
+its own on 127.0.0.1, then prints an agent's whole UCP flow as a transcript, from the
+business profile to the order and its signed webhook event, over REST and then over
+MCP (docs/ucp.md, A whole flow). Exits 1 on any unexpected answer. Takes no options.`,
+  {},
+);
 
 const ORDER_WEBHOOK_PATH = '/webhooks/ucp/orders';
 const EVENT_WAIT_MS = 30_000;

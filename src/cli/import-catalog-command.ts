@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
+import { printAnswer, readCommandLine, UsageError } from '../lib/command-line.js';
 import { announceCatalogChange } from '../catalog/read-model/change-follower.js';
 import { CatalogWriter } from '../catalog/store/catalog-writer.js';
 import { openStore } from '../store/database.js';
@@ -52,28 +52,19 @@ export async function importCatalogCommand(
 }
 
 async function run(argv: string[], output: CommandOutput, env: Env | undefined, progress: ProgressOptions): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { 'unpublish-missing': { type: 'boolean' }, 'dry-run': { type: 'boolean' }, help: { type: 'boolean' } },
-    });
-  } catch (error) {
-    output.error(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (args.values.help) {
-    output.log(USAGE);
-    return 0;
-  }
-  const [file, ...extra] = args.positionals;
-  if (!file || extra.length > 0) {
-    output.error(USAGE);
-    return 2;
-  }
+  const line = readCommandLine(
+    USAGE,
+    { allowPositionals: true, options: { 'unpublish-missing': { type: 'boolean' }, 'dry-run': { type: 'boolean' } } },
+    argv,
+    (parsed) => {
+      if (parsed.positionals.length !== 1) throw new UsageError('give one catalog FILE');
+      return { file: parsed.positionals[0]!, ...parsed.values };
+    },
+  );
+  if (!('run' in line)) return printAnswer(line, output);
+  const { file, ...args } = line.run;
 
-  if (args.values['dry-run']) {
+  if (args['dry-run']) {
     const checked = await checkCatalogFile(file, progress);
     output.log(`${file} is valid: ${checked.regions.length} regions, ${checked.productCount} products. Nothing written.`);
     return 0;
@@ -94,7 +85,7 @@ async function run(argv: string[], output: CommandOutput, env: Env | undefined, 
         });
       },
     });
-    const report = await importCatalogFile(writer, file, { ...progress, unpublishMissing: args.values['unpublish-missing'] ?? false });
+    const report = await importCatalogFile(writer, file, { ...progress, unpublishMissing: args['unpublish-missing'] ?? false });
     // The usage promises the kept products are listed, not only counted.
     const kept = report.missing.filter((handle) => !report.unpublished.includes(handle));
     output.log(

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FLOW_KINDS, KINDS, LoadStats, runWorkload, sampleCatalog } from '../../bench/soak-workload.js';
-import { UsageError } from '../../bench/command-line.js';
-import { parseSoakOptions } from '../../bench/soak-options.js';
+import { readCommandLine } from '../../src/lib/command-line.js';
+import { SOAK_ARGUMENTS, SOAK_USAGE, soakOptions } from '../../bench/soak-options.js';
 import { useTestApp } from '../support/test-app.js';
+
+const parseSoakOptions = (args: string[]) => readCommandLine(SOAK_USAGE, SOAK_ARGUMENTS, args, soakOptions);
 
 /** Every kind gets this many requests at least, and every flow reaches checkout at least once. */
 const REQUESTS_PER_KIND = 10;
@@ -30,14 +32,15 @@ describe('the soak workload (npm run soak)', () => {
 
 describe('npm run soak: arguments', () => {
   it('defaults to 10 minutes on 16 connections, the demo catalog and SQLite; minutes may be fractions', () => {
-    assert.deepEqual(parseSoakOptions([]), { minutes: 10, connections: 16, idleSeconds: 0, products: undefined, databaseUrl: undefined, redisUrl: undefined });
+    assert.deepEqual(parseSoakOptions([]), { run: { minutes: 10, connections: 16, idleSeconds: 0, products: undefined, databaseUrl: undefined, redisUrl: undefined } });
     const options = parseSoakOptions(['--minutes', '0.2', '--connections', '4', '--idle-seconds', '60', '--products', '5000', '--database-url', 'postgres://db/x', '--redis-url', 'redis://r:6379']);
-    assert.deepEqual(options, { minutes: 0.2, connections: 4, idleSeconds: 60, products: 5000, databaseUrl: 'postgres://db/x', redisUrl: 'redis://r:6379' });
+    assert.deepEqual(options, { run: { minutes: 0.2, connections: 4, idleSeconds: 60, products: 5000, databaseUrl: 'postgres://db/x', redisUrl: 'redis://r:6379' } });
   });
 
   for (const args of [['--minutes', '0'], ['--minutes', 'ten'], ['--minutes', '1441'], ['--connections', '0'], ['--idle-seconds', '-1'], ['--idle-seconds', '3601'], ['--products', '1.5'], ['--database-url', 'mysql://x'], ['--redis-url', 'x'], ['--seconds', '5']]) {
     it(`refuses ${args.join(' ')}, naming the flag`, () => {
-      assert.throws(() => parseSoakOptions(args), (error: Error) => error instanceof UsageError && error.message.includes(args[0]!));
+      const answer = parseSoakOptions(args);
+      assert.ok('exit' in answer && answer.exit === 2 && answer.text.includes(args[0]!) && answer.text.endsWith(SOAK_USAGE), JSON.stringify(answer));
     });
   }
 });
