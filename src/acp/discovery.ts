@@ -35,7 +35,9 @@ const DiscoveryDocumentSchema = Type.Object(
       supported_versions: Type.Array(Type.String({ pattern: DATE }), { description: 'Every release served, oldest first.' }),
     }),
     api_base_url: Type.String({ format: 'uri', description: `PUBLIC_BASE_URL followed by ${ACP_PATHS.prefix}: the release's paths (/checkout_sessions, /agentic_commerce/delegate_payment) are appended to it.` }),
-    transports: Type.Array(Type.Literal('rest'), { description: 'REST only.' }),
+    transports: Type.Array(Type.Union([Type.Literal('rest'), Type.Literal('mcp')]), {
+      description: `rest (under api_base_url) and mcp: the release's MCP binding at PUBLIC_BASE_URL followed by ${ACP_PATHS.mcp} (the release gives its URL out of band, not here).`,
+    }),
     capabilities: Type.Object({
       services: Type.Array(Type.String(), { description: SERVICES.join(', ') }),
       supported_currencies: Type.Array(Type.String({ pattern: '^[a-z]{3}$' }), {
@@ -59,7 +61,7 @@ export function discoveryDocument({ publicBaseUrl, catalog, shippingAmounts }: O
   return {
     protocol: { name: 'acp', version: ACP_VERSION, supported_versions: [ACP_VERSION] },
     api_base_url: `${publicBaseUrl}${ACP_PATHS.prefix}`,
-    transports: ['rest'],
+    transports: ['rest', 'mcp'],
     capabilities: {
       services: SERVICES,
       supported_currencies: sellingCurrencies(catalog.live, shippingAmounts)
@@ -86,7 +88,7 @@ export function discoveryRoute(scope: FastifyInstance, options: DiscoveryRouteOp
         operationId: 'getAcpDiscovery',
         tags: [ACP_TAG],
         summary: 'The ACP discovery document',
-        description: `The Agentic Commerce Protocol discovery document (rfc.discovery.md): the release served (${ACP_VERSION}), the REST API's base URL, and the services, currencies and locales served. Keyless; needs no API-Version. Counts against the catalog rate limit.`,
+        description: `The Agentic Commerce Protocol discovery document (rfc.discovery.md): the release served (${ACP_VERSION}), the REST API's base URL, its transports (REST and MCP), and the services, currencies and locales served. Keyless; needs no API-Version. Counts against the catalog rate limit.`,
         security: [],
         response: {
           200: { description: 'The discovery document.', headers: cacheHeaders, content: { 'application/json': { schema: DiscoveryDocumentSchema } } },

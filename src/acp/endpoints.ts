@@ -8,6 +8,8 @@ export const ACP_PATHS = {
   feed: '/acp/feed',
   /** The checkout sessions (docs/acp.md, Checkout sessions); a completed session is its order's permalink. */
   checkoutSessions: '/acp/checkout_sessions',
+  /** The release's MCP binding: the checkout sessions as MCP tools (docs/acp.md, MCP binding). */
+  mcp: '/acp/mcp',
   /** Delegated payment, simulated (docs/acp.md, Delegated payment, simulated). */
   delegatePayment: '/acp/agentic_commerce/delegate_payment',
   /** The simulated payment handler's schemas (docs/acp.md, The simulated payment handler). */

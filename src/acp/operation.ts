@@ -8,14 +8,17 @@ import type { SandboxServices } from '../sandbox/services.js';
 
 /**
  * One ACP operation of the release, described once (docs/acp.md, Adding an operation):
- * the REST binding under `/acp` (src/acp/rest.ts) takes its input, checks the
- * protocol's headers, admits the key, runs it once per idempotency key, and answers it.
- * Another binding (the release's MCP one) would adapt the same description.
+ * the REST binding under `/acp` (src/acp/rest.ts) and, for the operations the release's
+ * MCP binding has, the MCP tool on `/acp/mcp` (src/acp/mcp/acp-tools.ts) take its input
+ * in their terms, check the protocol's headers or metadata, and run it as
+ * src/acp/binding.ts does: the key admitted, once per idempotency key.
  */
 export interface AcpOperation<Body = unknown> {
   /** The release's operationId (`createCheckoutSession`). */
   name: string;
   title: string;
+  /** The release's MCP tool (openrpc.agentic_checkout.json: `create_checkout_session`); none for an operation its MCP binding lacks. */
+  mcpTool?: string;
   /** What it does; numbers from configuration rendered into it. */
   description: string;
   method: 'GET' | 'POST';
@@ -44,6 +47,7 @@ export interface AcpInput<Body> {
 export interface AcpCall {
   /** The admitted sandbox key. */
   principal: SandboxPrincipal;
+  /** The HTTP request it arrived on: the REST request, or the MCP request of a tool call. */
   request: FastifyRequest;
 }
 

@@ -1,15 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { sentenceSchemaError } from '../http/schema-errors.js';
-import { admitKeyWithScope } from '../sandbox/admission.js';
-import type { Clock } from '../sandbox/clock.js';
-import type { IdempotencyWording } from '../sandbox/idempotency.js';
-import { AcpProblem, acpErrorBody, acpErrorResponse } from './errors.js';
+import { ID_PARAMETER, requireServedVersion, runAcpOperation, SessionId, verifySignature, type AcpSigning } from './binding.js';
+import { AcpProblem, acpErrorResponse } from './errors.js';
 import type { AcpOperation, AcpOperationKit } from './operation.js';
-import { ACP_PATHS } from './endpoints.js';
 import { ACP_TAG } from './openapi.js';
 import { ACP_VERSION } from './version.js';
-import { checkSignature, type SignatureFailure } from './signatures.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,10 +17,9 @@ declare module 'fastify' {
 export interface AcpRestOptions {
   operations: readonly AcpOperation<any>[];
   kit: AcpOperationKit;
-  clock: Clock;
+  /** Set when the deployment verifies request signatures (ACP_SIGNING_SECRET). */
+  signing: AcpSigning | undefined;
 }
-
-const ID_PARAMETER = 'checkout_session_id';
 
 // Lower-case: Fastify validates header schemas against Node's lower-cased header names.
 const Headers = {
@@ -40,19 +35,6 @@ const IdempotencyKey = Type.String({
     'Required on every POST (else 400 idempotency_key_required), echoed. Scoped to the key and the path: the same key and body replay the first answer (Idempotent-Replayed: true) for 24 h; the same key with another body is 422 idempotency_conflict.',
 });
 
-const SIGNATURE_FAILURES: Record<SignatureFailure, string> = {
-  signature_required: 'This deployment verifies request signatures: send Signature and Timestamp headers.',
-  timestamp_invalid: 'The Timestamp header must be an RFC 3339 date-time.',
-  timestamp_out_of_window: "The Timestamp is too far from the server's clock: sign the request again now.",
-  signature_invalid: 'The Signature does not match the request: sign `<Timestamp>.<body>` with the shared secret (HMAC-SHA256, base64url).',
-};
-
-/** The idempotency store's answers in ACP's words (rfc.agentic_checkout.md, Idempotency: 422 idempotency_conflict). */
-const IDEMPOTENCY_WORDING: IdempotencyWording = {
-  mismatch: () => new AcpProblem(422, 'idempotency_conflict', 'This Idempotency-Key was already used on this path with another request body: send a new key for a new request.'),
-  errorBody: acpErrorBody,
-};
-
 /**
  * The ACP REST binding under `/acp`: one route per operation. Before an operation runs,
  * in this order: the API-Version is the one served, a POST carries an Idempotency-Key,
@@ -61,7 +43,7 @@ const IDEMPOTENCY_WORDING: IdempotencyWording = {
  * key's cart limit). Request-Id and Idempotency-Key are echoed on every answer. Errors
  * are answered by the ACP error surface of the enclosing `/acp` context.
  */
-export async function acpRestPlugin(scope: FastifyInstance, { operations, kit, clock }: AcpRestOptions): Promise<void> {
+export async function acpRestPlugin(scope: FastifyInstance, { operations, kit, signing }: AcpRestOptions): Promise<void> {
   scope.setSchemaErrorFormatter(sentenceSchemaError);
   // ACP answers are built afresh for each request: JSON.stringify writes them.
   scope.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -77,10 +59,8 @@ export async function acpRestPlugin(scope: FastifyInstance, { operations, kit, c
     else parseJson(request, body as string, done);
   });
   scope.addHook('onRequest', async (request, reply) => protocolHeaders(request, reply));
-  const signing = kit.config.acp;
-  if (signing.signingSecret !== undefined) {
-    const secret = signing.signingSecret;
-    scope.addHook('preValidation', async (request) => verifySignature(request, { secret, toleranceSeconds: signing.signatureToleranceSeconds }, clock));
+  if (signing) {
+    scope.addHook('preValidation', async (request) => verifySignature(signing, { signature: request.headers.signature, timestamp: request.headers.timestamp }, request.acpRawBody));
   }
 
   for (const op of operations) {
@@ -96,29 +76,17 @@ export async function acpRestPlugin(scope: FastifyInstance, { operations, kit, c
         description: op.description,
         security: [{ sandboxBearer: [op.scope] }],
         headers: Type.Object({ ...Headers, ...(op.method === 'POST' && { 'idempotency-key': IdempotencyKey }) }),
-        ...(takesId && { params: Type.Object({ [ID_PARAMETER]: Type.String({ minLength: 1, maxLength: 255, description: 'The checkout session id.' }) }) }),
+        ...(takesId && { params: Type.Object({ [ID_PARAMETER]: SessionId }) }),
         ...(op.body && { body: op.body.schema }),
         response: responses(op),
       },
       handler: async (request, reply) => {
-        const { sandbox } = kit;
-        return sandbox.whenAvailable(async () => {
-          const principal = await admitKeyWithScope(sandbox, request, reply, op.scope);
-          const id = request.params[ID_PARAMETER];
-          const run = () => op.run({ ...(takesId && { id }), body: request.body }, { principal, request });
-          if (op.method === 'GET') return reply.code(op.successStatus).send(await run());
-          // Scoped to the key and the path, as the release says: the same key on another session is another call.
-          const path = `${ACP_PATHS.prefix}${op.path.replace(`{${ID_PARAMETER}}`, encodeURIComponent(id ?? ''))}`;
-          const outcome = await sandbox.runIdempotently({
-            scope: { keyId: principal.keyId, idempotencyKey: request.headers['idempotency-key'] as string, method: op.method, path },
-            input: request.body,
-            wording: IDEMPOTENCY_WORDING,
-            successStatus: op.successStatus,
-            run,
-          });
-          if (outcome.replayed) reply.header('idempotent-replayed', 'true');
-          return reply.code(outcome.statusCode).headers(outcome.headers).type('application/json; charset=utf-8').send(outcome.json);
-        });
+        const id = request.params[ID_PARAMETER];
+        // protocolHeaders made sure a POST has its key.
+        const idempotencyKey = op.method === 'POST' ? (request.headers['idempotency-key'] as string) : undefined;
+        const outcome = await runAcpOperation(op, { ...(takesId && { id }), body: request.body }, { request, reply, ...(idempotencyKey !== undefined && { idempotencyKey }) }, kit.sandbox);
+        if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+        return reply.code(outcome.statusCode).headers(outcome.headers).type('application/json; charset=utf-8').send(outcome.json);
       },
     });
   }
@@ -129,16 +97,10 @@ function protocolHeaders(request: FastifyRequest, reply: FastifyReply): void {
   const { 'request-id': requestId, 'idempotency-key': idempotencyKey, 'api-version': version } = request.headers;
   if (typeof requestId === 'string') reply.header('request-id', requestId);
   if (typeof idempotencyKey === 'string' && idempotencyKey !== '') reply.header('idempotency-key', idempotencyKey);
-  if (version === undefined) throw new AcpProblem(400, 'missing_api_version', `Send the API-Version header: this service speaks ACP ${ACP_VERSION}.`);
-  if (version !== ACP_VERSION) throw new AcpProblem(400, 'unsupported_api_version', `API-Version ${String(version)} is not served: this service speaks ACP ${ACP_VERSION} only.`);
+  requireServedVersion(version, 'Send the API-Version header');
   if (request.method === 'POST' && (typeof idempotencyKey !== 'string' || idempotencyKey === '')) {
     throw new AcpProblem(400, 'idempotency_key_required', 'Send an Idempotency-Key header (at most 255 characters; a UUID v4 is a good choice) on every POST.');
   }
-}
-
-function verifySignature(request: FastifyRequest, signing: { secret: string; toleranceSeconds: number }, clock: Clock): void {
-  const failure = checkSignature(signing, { signature: request.headers.signature, timestamp: request.headers.timestamp }, request.acpRawBody, clock());
-  if (failure !== undefined) throw new AcpProblem(401, failure, SIGNATURE_FAILURES[failure], undefined, { headers: { 'www-authenticate': 'Signature' } });
 }
 
 /** The documented answers of an operation: the protocol's errors, with the operation's own joined to them. */

@@ -35,6 +35,7 @@ const PortalIndex = Type.Object(
         acp_discovery: Type.String({ format: 'uri', description: 'GET: the Agentic Commerce Protocol discovery document, where ACP agents start.' }),
         acp_checkout_sessions: Type.String({ format: 'uri', description: 'POST: creates a simulated ACP checkout session (with a sandbox key); the sessions are under it.' }),
         acp_delegate_payment: Type.String({ format: 'uri', description: 'POST: delegates a sandbox test card for a simulated ACP payment (with a sandbox key).' }),
+        acp_mcp: Type.String({ format: 'uri', description: "The ACP MCP binding's endpoint (Streamable HTTP): the checkout sessions as the release's tools (with a sandbox key)." }),
         acp_feed: Type.String({ format: 'uri', description: "The ACP product feeds, no key needed: a market's are under /{country}/ (metadata.json, products.json, products.jsonl)." }),
       },
       { additionalProperties: false },
@@ -101,7 +102,7 @@ function homeHtml(links: StartLinks, markets: MarketList): string {
 <li><strong>Follow live changes</strong>, no key needed: <code>curl '${links.changes}'</code> answers the current cursor; <code>?since=</code> that cursor answers what changed since, each product rendered in your market. Browsers can listen with <code>new EventSource('${links.changes_stream}')</code>; a store's own systems can subscribe to signed webhooks through the admin API.</li>
 <li><strong>Connect an agent</strong> to the MCP servers (below).</li>
 <li><strong>Test a UCP agent.</strong> Point it at the business profile <a href="${links.ucp_profile}">${links.ucp_profile}</a>: the catalog, a simulated cart, checkout and order over REST (<code>${links.ucp_rest}</code>) and MCP (<code>${links.ucp_mcp}</code>), paid with the sandbox's simulated payment handler. Nothing real is created.</li>
-<li><strong>Test an ACP agent.</strong> Point it at the discovery document <a href="${links.acp_discovery}">${links.acp_discovery}</a>: simulated checkout sessions at <code>${links.acp_checkout_sessions}</code>, paid with a sandbox test card delegated at <code>${links.acp_delegate_payment}</code>, both with a sandbox key as the bearer token; each market's product feed, no key needed: <code>curl '${links.acp_feed}/${markets.default_market.country}/products.jsonl'</code>. Nothing real is created.</li>
+<li><strong>Test an ACP agent.</strong> Point it at the discovery document <a href="${links.acp_discovery}">${links.acp_discovery}</a>: simulated checkout sessions at <code>${links.acp_checkout_sessions}</code> (and as the release's MCP tools at <code>${links.acp_mcp}</code>), paid with a sandbox test card delegated at <code>${links.acp_delegate_payment}</code>, both with a sandbox key as the bearer token; each market's product feed, no key needed: <code>curl '${links.acp_feed}/${markets.default_market.country}/products.jsonl'</code>. Nothing real is created.</li>
 <li><strong>Watch for changes.</strong> The <a href="${PAGES.changelog}">changelog</a> lists what is deprecated and when it goes.</li>
 </ol>
 </section>

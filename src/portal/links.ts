@@ -28,6 +28,7 @@ export interface StartLinks {
   acp_discovery: string;
   acp_checkout_sessions: string;
   acp_delegate_payment: string;
+  acp_mcp: string;
   acp_feed: string;
 }
 
@@ -43,6 +44,8 @@ export interface AcpPaths {
   discovery: string;
   checkoutSessions: string;
   delegatePayment: string;
+  /** The MCP binding's endpoint. */
+  mcp: string;
   /** The feeds' root: a market's files are under `{feed}/{country}/`. */
   feed: string;
 }
@@ -67,6 +70,7 @@ export function startLinks(publicBaseUrl: string, ucp: UcpPaths, acp: AcpPaths):
     acp_discovery: at(acp.discovery),
     acp_checkout_sessions: at(acp.checkoutSessions),
     acp_delegate_payment: at(acp.delegatePayment),
+    acp_mcp: at(acp.mcp),
     acp_feed: at(acp.feed),
   };
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { ACP_ADDRESS, acpAgent, assertAcpError, paymentData } from '../support/acp.js';
+import { ACP_ADDRESS, acpAgent, assertAcpError, delegationRequest, paymentData, type DelegationFields } from '../support/acp.js';
 import { acpValidator } from '../support/acp-validator.js';
 import { orderCount } from '../support/checkout.js';
 import { SANDBOX_PRODUCTS } from '../support/sandbox.js';
@@ -38,28 +38,7 @@ describe('ACP delegated payment', { skip }, () => {
     assert.equal(chosen.data.status, 'ready_for_payment', chosen.body);
     return chosen.data as { id: string };
   };
-  const delegation = (sessionId: string, fields: { number?: string; max_amount?: number; currency?: string; expires_at?: string; metadata?: object } = {}) => ({
-    payment_method: {
-      type: 'card',
-      card_number_type: 'fpan',
-      number: fields.number ?? '4242424242424242',
-      exp_month: '11',
-      exp_year: '2030',
-      display_card_funding_type: 'credit',
-      display_last4: '4242',
-      metadata: {},
-    },
-    allowance: {
-      reason: 'one_time',
-      max_amount: fields.max_amount ?? 2140,
-      currency: fields.currency ?? 'eur',
-      checkout_session_id: sessionId,
-      merchant_id: 'vetrina_sandbox',
-      expires_at: fields.expires_at ?? new Date(testApp.clock().getTime() + HOUR_MS).toISOString(),
-    },
-    risk_signals: [{ type: 'card_testing', score: 3, action: 'authorized' }],
-    metadata: fields.metadata ?? { campaign: 'rehearsal' },
-  });
+  const delegation = (sessionId: string, fields: DelegationFields = {}) => delegationRequest(sessionId, testApp.clock(), fields);
   const delegate = (body: unknown, request: { key?: string; headers?: Record<string, string | undefined>; errorOutsideEnum?: true } = {}) =>
     acp('delegatePayment', 'POST', '/agentic_commerce/delegate_payment', { token: request.key ?? token, body, ...request }, 'delegatePayment');
   const complete = (sessionId: string, vaultToken: string, key = token) =>

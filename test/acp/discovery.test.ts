@@ -22,14 +22,14 @@ describe('GET /.well-known/acp.json, the ACP discovery document', () => {
     assertAcpValid(release.validator!, 'schema.agentic_checkout.json', 'DiscoveryResponse', response.data, 'the discovery document');
   });
 
-  it('is keyless and declares this release, REST under PUBLIC_BASE_URL, checkout and delegated payment, the currencies and locales served', async () => {
+  it('is keyless and declares this release, REST under PUBLIC_BASE_URL and MCP, checkout and delegated payment, the currencies and locales served', async () => {
     const response = await testApp.app.inject({ url: URL });
     assert.equal(response.statusCode, 200);
     assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
     assert.deepEqual(response.json(), {
       protocol: { name: 'acp', version: '2026-04-17', supported_versions: ['2026-04-17'] },
       api_base_url: `${BASE}/acp`,
-      transports: ['rest'],
+      transports: ['rest', 'mcp'],
       capabilities: { services: ['checkout', 'delegate_payment'], supported_currencies: ['eur', 'gbp'], supported_locales: ['en', 'it'] },
     });
   });

@@ -12,6 +12,39 @@ export const ACP_ADDRESS = { name: 'Ada Lovelace', line_one: 'Via Roma 1', city:
 /** Payment data of the sandbox handler paying with `token`. */
 export const paymentData = (token: string) => ({ handler_id: 'sandbox_card', instrument: { type: 'card', credential: { type: 'sandbox_token', token } } });
 
+/** What a delegation request varies: the card, the allowance's amount, currency and expiry, the metadata. */
+export interface DelegationFields {
+  number?: string;
+  max_amount?: number;
+  currency?: string;
+  expires_at?: string;
+  metadata?: object;
+}
+
+/** A delegate payment request for `sessionId`: a sandbox test card (4242..., approved) with an allowance of 2140 EUR cents for an hour from `now`. */
+export const delegationRequest = (sessionId: string, now: Date, fields: DelegationFields = {}) => ({
+  payment_method: {
+    type: 'card',
+    card_number_type: 'fpan',
+    number: fields.number ?? '4242424242424242',
+    exp_month: '11',
+    exp_year: '2030',
+    display_card_funding_type: 'credit',
+    display_last4: '4242',
+    metadata: {},
+  },
+  allowance: {
+    reason: 'one_time',
+    max_amount: fields.max_amount ?? 2140,
+    currency: fields.currency ?? 'eur',
+    checkout_session_id: sessionId,
+    merchant_id: 'vetrina_sandbox',
+    expires_at: fields.expires_at ?? new Date(now.getTime() + 3_600_000).toISOString(),
+  },
+  risk_signals: [{ type: 'card_testing', score: 3, action: 'authorized' }],
+  metadata: fields.metadata ?? { campaign: 'rehearsal' },
+});
+
 export interface AcpRequest {
   token?: string;
   body?: unknown;

@@ -52,6 +52,7 @@ export function checkoutOperations({ config, catalog, sandbox }: AcpOperationKit
 
   const create: AcpOperation<AcpCreateRequest> = {
     name: 'createCheckoutSession',
+    mcpTool: 'create_checkout_session',
     title: 'Create a checkout session',
     description: `A new sandbox checkout session in the currency named (its market: ${shippingAmountsText(config.sandbox.shippingAmounts)} are the currencies shipped to, at those shipping amounts), priced in minor units from the live catalog. ${ITEMS} buyer (first_name, last_name, email, phone_number) is kept. ${FULFILLMENT} ${CODES} ${STATUS} capabilities, attribution and metadata are accepted and not kept. ${KEY}`,
     method: 'POST',
@@ -80,6 +81,7 @@ export function checkoutOperations({ config, catalog, sandbox }: AcpOperationKit
 
   const get: AcpOperation<undefined> = {
     name: 'getCheckoutSession',
+    mcpTool: 'get_checkout_session',
     title: 'Retrieve a checkout session',
     description: `The session as it is now: priced from the live catalog until it completes, as its order froze it after (a completed session read back carries no order). ${STATUS} ${NOT_FOUND} ${KEY}`,
     method: 'GET',
@@ -93,6 +95,7 @@ export function checkoutOperations({ config, catalog, sandbox }: AcpOperationKit
 
   const update: AcpOperation<AcpUpdateRequest> = {
     name: 'updateCheckoutSession',
+    mcpTool: 'update_checkout_session',
     title: 'Update a checkout session',
     description: `Changes what the request names and leaves the rest: line_items replace the session's items; buyer and fulfillment_details.address replace theirs; selected_fulfillment_options picks the shipping option ([] clears it; an option not offered is 400 invalid_fulfillment_option). An address in another served country selling the session's currency moves its market there; the currency never changes. ${ITEMS} ${FULFILLMENT} ${CODES} ${STATUS} ${NOT_FOUND} ${NOT_MODIFIABLE} ${KEY}`,
     method: 'POST',
@@ -122,6 +125,7 @@ export function checkoutOperations({ config, catalog, sandbox }: AcpOperationKit
 
   const complete: AcpOperation<AcpCompleteRequest> = {
     name: 'completeCheckoutSession',
+    mcpTool: 'complete_checkout_session',
     title: 'Complete a checkout session',
     description: `Pays a ready session with payment_data { handler_id: "${ACP_PAYMENT_HANDLER_ID}", instrument: { type: "card", credential: { type, token } } }, the token a delegated one (POST /acp/agentic_commerce/delegate_payment: its allowance must cover the session, else the payment is declined) or one of the sandbox's fixed tokens: ${TOKENS}. Approved: the session is completed, a simulated order is made and the answer carries order { id, checkout_session_id, permalink_url }; buyer, when sent, is kept on it. Declined: 402 payment_declined, and the session stays as it was, ready for another token. Anything that looks like a real card number anywhere in the request is 400 real_card_refused, a token the sandbox does not know 400 unknown_instrument; nothing of it is stored or echoed. A session with errors to fix is 422 not_ready_for_payment. ${NOT_FOUND} ${NOT_MODIFIABLE} ${KEY}`,
     method: 'POST',
@@ -154,6 +158,7 @@ export function checkoutOperations({ config, catalog, sandbox }: AcpOperationKit
 
   const cancel: AcpOperation<Record<string, unknown>> = {
     name: 'cancelCheckoutSession',
+    mcpTool: 'cancel_checkout_session',
     title: 'Cancel a checkout session',
     description: `Cancels an open session: it can no longer change or complete. The body (intent_trace) is optional and not kept. ${NOT_FOUND} ${NOT_MODIFIABLE} ${KEY}`,
     method: 'POST',
