@@ -1,6 +1,10 @@
+import { existsSync, rmSync } from 'node:fs';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { seedProblem } from './catalog/store/seed.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { portProblem } from './http/port-probe.js';
 import { commandLineOrExit } from './lib/command-line.js';
+import { storeProblem } from './store/database.js';
 
 const USAGE = `usage: node dist/server.js   (npm start builds dist/ first when the sources changed)
 
@@ -11,6 +15,8 @@ REDIS_URL, CATALOG_SEED, CATALOG_RATE_LIMIT, LOG_LEVEL, ADMIN_TOKENS; a bad
 value stops it with a message naming the setting. SIGTERM or SIGINT stop it gracefully
 (exit 0). Takes no options.`;
 
+/** sysexits' EX_CONFIG: a setting stops the start (a bad value, or what it names is unusable). */
+const EXIT_CONFIG = 78;
 /** Bounded so an orchestrator's SIGKILL never lands mid-drain. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -22,13 +28,30 @@ async function main(): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
-      process.exit(78);
+      process.exit(EXIT_CONFIG);
     }
     throw error;
   }
 
+  // What a start would stumble on later (after migrating and loading the catalog) is
+  // said first, each problem with the setting behind it and its fix, before anything is created.
+  const newSqliteFile = !config.databaseUrl && config.sqlitePath !== ':memory:' && !existsSync(config.sqlitePath);
+  const problems = await Promise.all([
+    portProblem(config.host, config.port),
+    storeProblem(config),
+    newSqliteFile ? seedProblem(config.catalogSeed) : undefined,
+  ]);
+  if (problems.some(Boolean)) {
+    console.error(`Vetrina cannot start:\n  - ${problems.filter(Boolean).join('\n  - ')}`);
+    process.exit(EXIT_CONFIG);
+  }
+
   const started = performance.now();
-  const app = await buildApp({ config });
+  const app = await buildApp({ config }).catch((error: unknown) => {
+    // A start that fails half-way (a seed file that is no catalog) leaves no half-made store behind.
+    if (newSqliteFile) removeSqliteFile(config);
+    throw error;
+  });
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ ms: Math.round(performance.now() - started), address, url: config.publicBaseUrl }, 'Vetrina is ready');
 
@@ -52,6 +75,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** The SQLite file this start created, with its write-ahead log. */
+function removeSqliteFile(config: Config): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${config.sqlitePath}${suffix}`, { force: true });
 }
 
 main().catch((error: unknown) => {

@@ -58,6 +58,31 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'databasePoolSize
 }
 
 /**
+ * Why the configured PostgreSQL cannot be used, in words naming DATABASE_URL and the fix,
+ * or undefined when it answers (and always for the embedded file). Checked before the
+ * store is opened, so an unreachable database is said as such, not as a bare
+ * `connect ECONNREFUSED` after a retrying start.
+ */
+export async function storeProblem(config: Pick<Config, 'databaseUrl'>): Promise<string | undefined> {
+  if (!config.databaseUrl) return undefined;
+  const client = new pg.Client({ connectionString: config.databaseUrl, connectionTimeoutMillis: 5000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (error) {
+    const url = new URL(config.databaseUrl);
+    // The password stays out of the message: start-up errors end up in logs.
+    if (url.password) url.password = '***';
+    const reason = (error as Error).message || String((error as NodeJS.ErrnoException).code ?? error);
+    return `DATABASE_URL=${url.href}: cannot use this PostgreSQL (${reason}); start PostgreSQL there, correct DATABASE_URL, or unset it to keep the catalog in the embedded SQLite file under DATA_DIR`;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
  * SQL texts whose prepared statements are kept. The service runs a few dozen distinct
  * texts; an import's multi-row inserts add one per batch size, which the bound keeps.
  */

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../store/database.js';
@@ -26,6 +27,25 @@ export async function readCatalogFile(path: string) {
 }
 
 /**
+ * Why the configured seed cannot be read, in words naming CATALOG_SEED and the fix, or
+ * undefined when it can. The server checks it before it creates a new SQLite file, so a
+ * wrong path creates no database; the file's contents are checked when an empty store is
+ * seeded.
+ */
+export async function seedProblem(seed: string): Promise<string | undefined> {
+  if (seed === 'demo' || seed === 'none') return undefined;
+  const fix = 'set CATALOG_SEED to the path of a catalog file (docs/catalog-format.md), to demo for the demo catalog, or to none for an empty store';
+  try {
+    if (!(await stat(seed)).isFile()) return `CATALOG_SEED=${seed} is not a file; ${fix}`;
+    await access(seed, constants.R_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return `CATALOG_SEED=${seed}: ${code === 'ENOENT' ? 'no such file' : `cannot read the file (${code ?? (error as Error).message})`}; ${fix}`;
+  }
+}
+
+/**
  * Loads the configured seed (`demo`, or a catalog file path) into an empty store, so a
  * fresh install serves a catalog at once. A store with products is never touched.
  */
@@ -33,6 +53,8 @@ export async function seedEmptyStore(db: Db, seed: string, log: FastifyBaseLogge
   if (seed === 'none') return;
   const existing = await db.selectFrom('products').select('id').limit(1).executeTakeFirst();
   if (existing) return;
+  const problem = await seedProblem(seed);
+  if (problem) throw new Error(problem);
   const path = seed === 'demo' ? DEMO_CATALOG_PATH : seed;
   // Before the read model exists: there is nobody to tell.
   const report = await importCatalogFile(new CatalogWriter(db), path, {
@@ -41,6 +63,9 @@ export async function seedEmptyStore(db: Db, seed: string, log: FastifyBaseLogge
     onProgress: (progress) => {
       if (!progress.done) log.info({ path, progress }, 'seeding the empty store');
     },
+  }).catch((error: unknown) => {
+    if (!(error instanceof CatalogFileInvalid)) throw error;
+    throw new Error(`CATALOG_SEED=${seed}: ${error.message}\nCorrect the file (docs/catalog-format.md), or set CATALOG_SEED to demo or none.`);
   });
   log.info({ path, products: report.products.created }, 'empty store seeded with a catalog');
 }
