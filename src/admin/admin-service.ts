@@ -112,8 +112,17 @@ export class AdminService {
       const entry: AuditEntry = { action: written.created ? 'create' : 'replace', targetType: 'region', targetId: id, versionBefore: null, versionAfter: null, changes: { ...changes, released: written.released } };
       return { result: written, productIds: [], regions: true, audit: [entry] };
     });
-    const stored = (await storedRegions(this.db)).find((candidate) => candidate.id === region.id)!;
-    return { ...change, region: stored };
+    return { ...change, region: await this.getRegion(region.id) };
+  }
+
+  listRegions(): Promise<CatalogFileRegion[]> {
+    return storedRegions(this.db);
+  }
+
+  async getRegion(id: string): Promise<CatalogFileRegion> {
+    const region = (await storedRegions(this.db)).find((candidate) => candidate.id === id);
+    if (!region) throw new AdminProblem('NOT_FOUND', `No region has the id ${id}.`, 'GET /admin/v1/regions lists them; PUT /admin/v1/regions/{id} creates one.');
+    return region;
   }
 
   /** Imports a catalog file the request was spooled to, on the CLI's code path, each step audited under `actor`. */

@@ -97,7 +97,7 @@ export function useErrorSurface(scope: FastifyInstance, surface: ErrorSurface): 
       request,
       reply,
       new HttpProblem(404, surface.notFoundCode, `No route ${request.method} ${request.url.split('?')[0]}.`, {
-        hint: 'See /openapi.json for the routes this service offers.',
+        hint: `See ${surface.document ?? '/openapi.json'} for the routes this service offers.`,
       }),
     ),
   );

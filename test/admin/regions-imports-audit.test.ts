@@ -40,6 +40,18 @@ describe('admin regions', () => {
   const testApp = useTestApp(withAdmin({ catalog: PRODUCTS }));
   const admin = (...args: Parameters<ReturnType<typeof adminClient>>) => adminClient(testApp)(...args);
 
+  it('lists the regions in catalog order and reads one; an unknown id is 404', async () => {
+    const listed = await admin('GET', '/admin/v1/regions');
+    assert.equal(listed.statusCode, 200, listed.body);
+    assert.deepEqual(listed.data.regions, REGIONS);
+    const read = await admin('GET', '/admin/v1/regions/reg_gb');
+    assert.equal(read.statusCode, 200, read.body);
+    assert.deepEqual(read.data.region, REGIONS.find((region) => region.id === 'reg_gb'));
+    const unknown = assertAdminError(await admin('GET', '/admin/v1/regions/reg_nowhere'), 404, 'NOT_FOUND');
+    assert.match(unknown.hint, /GET \/admin\/v1\/regions/);
+    assertAdminError(await admin('GET', '/admin/v1/regions/Not%20an%20id'), 400, 'INVALID_REQUEST');
+  });
+
   it('creates a region (201) that serves its countries at once, moving a country from another region', async () => {
     const created = await admin('PUT', '/admin/v1/regions/reg_fr', { name: 'France', currency: 'EUR', countries: ['FR'] });
     assert.equal(created.statusCode, 201, created.body);

@@ -14,6 +14,8 @@ const ROUTES: { method: string; url: string; payload?: unknown }[] = [
   { method: 'PATCH', url: '/admin/v1/variants/v', payload: { inventory_quantity: 1 } },
   { method: 'POST', url: '/admin/v1/inventory', payload: { rows: [] } },
   { method: 'POST', url: '/admin/v1/prices', payload: { rows: [] } },
+  { method: 'GET', url: '/admin/v1/regions' },
+  { method: 'GET', url: '/admin/v1/regions/reg_it' },
   { method: 'PUT', url: '/admin/v1/regions/reg_it', payload: {} },
   { method: 'POST', url: '/admin/v1/imports', payload: {} },
   { method: 'GET', url: '/admin/v1/audit' },
@@ -81,7 +83,8 @@ describe('admin credentials', () => {
   });
 
   it('answers unknown admin routes 404 NOT_FOUND in its envelope, and malformed JSON 400 INVALID_REQUEST', async () => {
-    assertAdminError(await testApp.app.inject({ url: '/admin/v1/nothing-here', headers: { authorization: `Bearer ${ERP_TOKEN}` } }), 404, 'NOT_FOUND');
+    const unknown = assertAdminError(await testApp.app.inject({ url: '/admin/v1/nothing-here', headers: { authorization: `Bearer ${ERP_TOKEN}` } }), 404, 'NOT_FOUND');
+    assert.match(unknown.hint, /\/admin\/openapi\.json/, 'the hint names the document the admin routes are in');
     const malformed = await testApp.app.inject({
       method: 'PATCH',
       url: '/admin/v1/products/caffe-espresso-blend',
@@ -109,6 +112,8 @@ describe('admin credentials', () => {
         'GET /admin/openapi.json',
         'GET /admin/v1/audit',
         'GET /admin/v1/products/{handle}',
+        'GET /admin/v1/regions',
+        'GET /admin/v1/regions/{id}',
         'GET /admin/v1/variants/{id}',
         'GET /admin/v1/webhooks',
         'GET /admin/v1/webhooks/{id}',
@@ -116,6 +121,8 @@ describe('admin credentials', () => {
         'HEAD /admin/openapi.json',
         'HEAD /admin/v1/audit',
         'HEAD /admin/v1/products/{handle}',
+        'HEAD /admin/v1/regions',
+        'HEAD /admin/v1/regions/{id}',
         'HEAD /admin/v1/variants/{id}',
         'HEAD /admin/v1/webhooks',
         'HEAD /admin/v1/webhooks/{id}',

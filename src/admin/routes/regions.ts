@@ -9,8 +9,42 @@ const RegionAnswer = Type.Object({
   request_id: Type.String({ format: 'uuid' }),
 });
 
-/** PUT /admin/v1/regions/{id}: the markets. */
+const RegionRead = Type.Object({ region: AdminRegion, request_id: Type.String({ format: 'uuid' }) });
+const RegionList = Type.Object({ regions: Type.Array(AdminRegion), request_id: Type.String({ format: 'uuid' }) });
+
+/** /admin/v1/regions: the markets. */
 export function regionRoutes(app: FastifyInstance, { service }: AdminRouteKit): void {
+  app.get(
+    '/regions',
+    {
+      schema: {
+        operationId: 'adminListRegions',
+        tags: ['regions'],
+        summary: 'List the regions (markets)',
+        description: 'Every region in the catalog order, each with its currency and the countries it serves (read from the store, so a change made on another instance shows at once).',
+        security,
+        response: { 200: ok('The regions', RegionList), ...errorResponses({}) },
+      },
+    },
+    async (request) => ({ regions: await service.listRegions(), request_id: request.id }),
+  );
+
+  app.get<{ Params: Static<typeof RegionParams> }>(
+    '/regions/:id',
+    {
+      schema: {
+        operationId: 'adminGetRegion',
+        tags: ['regions'],
+        summary: 'Read a region (market)',
+        description: 'The region in the shape PUT takes, with its id.',
+        security,
+        params: RegionParams,
+        response: { 200: ok('The region', RegionRead), ...errorResponses({ 404: 'NOT_FOUND: no region has this id.' }) },
+      },
+    },
+    async (request) => ({ region: await service.getRegion(request.params.id), request_id: request.id }),
+  );
+
   app.put<{ Params: Static<typeof RegionParams>; Body: Static<typeof RegionBody> }>(
     '/regions/:id',
     {
