@@ -19,6 +19,7 @@ import { openapi } from './http/openapi.js';
 import { rateLimits } from './http/rate-limit.js';
 import { requestGuards } from './http/request-guards.js';
 import { requestIdGenerator, requestIdHeader } from './http/request-id.js';
+import { loggerOptions, requestLog } from './http/request-log.js';
 import { closeUnfinishedRequestsOnShutdown } from './http/unfinished-requests.js';
 import { createValidatorCompilerFactory } from './http/validation.js';
 import { openStore, type Store } from './store/database.js';
@@ -58,7 +59,9 @@ const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? loggerOptions(config.logLevel, config.logFormat, process.stdout.isTTY === true),
+    // One line per request instead of two: http/request-log.ts.
+    disableRequestLogging: true,
     genReqId: requestIdGenerator(config.trustProxy),
     trustProxy: config.trustProxy,
     // Shutdown: idle keep-alive connections are closed at once and requests arriving on
@@ -98,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Each feature answers its own errors in its own context; URLs none claims get the public API's envelope.
   await app.register(errorSurfaces, { fallback: publicApiErrors });
   await app.register(requestIdHeader);
+  await app.register(requestLog);
   await app.register(corsPolicy, { origins: config.corsOrigins });
   await app.register(requestGuards);
   await app.register(closeUnfinishedRequestsOnShutdown);

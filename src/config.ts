@@ -27,6 +27,8 @@ export interface Config {
   /** When set, GET /metrics answers only `Authorization: Bearer <metricsToken>`. */
   metricsToken: string | undefined;
   logLevel: string;
+  /** JSON lines, readable lines (pino-pretty), or readable ones only when standard output is a terminal. */
+  logFormat: LogFormat;
   publicBaseUrl: string;
   storefrontUrl: string;
   /** Requests per client IP per minute on the catalog routes; 0 switches the limit off. */
@@ -184,6 +186,8 @@ export interface SandboxConfig {
   purgeIntervalMs: number;
 }
 
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
@@ -202,6 +206,7 @@ export function limitInWords(max: number, unit: string): string {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS: LogFormat[] = ['auto', 'json', 'pretty'];
 const DEFAULT_SHIPPING = 'EUR:490,GBP:450,USD:595,CHF:690';
 const GIBIBYTE = 1024 ** 3;
 /**
@@ -235,6 +240,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: read.trustProxy('TRUST_PROXY'),
     metricsToken: read.optionalSecret('METRICS_TOKEN', 16),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    logFormat: read.oneOf('LOG_FORMAT', 'auto', LOG_FORMATS) as LogFormat,
     publicBaseUrl,
     storefrontUrl: read.url('STOREFRONT_URL', publicBaseUrl),
     catalogRateLimit: read.integer('CATALOG_RATE_LIMIT', 120, 0, 1_000_000),

@@ -11,7 +11,7 @@ const USAGE = `usage: node dist/server.js   (npm start builds dist/ first when t
 Runs Vetrina: the catalog API, the sandbox, the MCP servers and the developer portal on
 http://HOST:PORT (default http://127.0.0.1:3000). Every setting comes from the
 environment (README.md, Configuration), e.g. PORT, HOST, DATA_DIR, DATABASE_URL,
-REDIS_URL, CATALOG_SEED, CATALOG_RATE_LIMIT, LOG_LEVEL, ADMIN_TOKENS; a bad
+REDIS_URL, CATALOG_SEED, CATALOG_RATE_LIMIT, LOG_LEVEL, LOG_FORMAT, ADMIN_TOKENS; a bad
 value stops it with a message naming the setting. SIGTERM or SIGINT stop it gracefully
 (exit 0). Takes no options.`;
 

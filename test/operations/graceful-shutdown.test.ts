@@ -24,7 +24,8 @@ describe('graceful shutdown of a real server process on SIGTERM', () => {
   after(() => isolated.cleanup());
 
   it('completes the request in flight, is not held by an idle keep-alive connection, and exits 0', async () => {
-    const server = await startServerProcess(isolated.env);
+    // At debug, a request's arrival is logged too: the test waits for it.
+    const server = await startServerProcess({ ...isolated.env, LOG_LEVEL: 'debug' });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
       // Leaves one idle keep-alive connection open: it must not hold the shutdown.
@@ -57,7 +58,7 @@ describe('graceful shutdown of a real server process on SIGTERM', () => {
   });
   it('closes connections still trickling a request soon after SIGTERM instead of waiting for them, and exits 0', async () => {
     // A request time-out far beyond the 10 s shutdown guard: only the shutdown itself can end these.
-    const server = await startServerProcess({ ...isolated.env, REQUEST_TIMEOUT_MS: '120000' });
+    const server = await startServerProcess({ ...isolated.env, LOG_LEVEL: 'debug', REQUEST_TIMEOUT_MS: '120000' });
     const { port } = new URL(server.url);
     const trickles: NodeJS.Timeout[] = [];
     const trickle = (socket: net.Socket, chunk: string) => trickles.push(setInterval(() => socket.writable && socket.write(chunk), 500));

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       metricsToken: undefined,
       logLevel: 'info',
+      logFormat: 'auto',
       publicBaseUrl: 'http://127.0.0.1:3000',
       storefrontUrl: 'http://127.0.0.1:3000',
       catalogRateLimit: 120,
@@ -122,6 +123,7 @@ describe('loadConfig', () => {
   const refusals: [Record<string, string>, RegExp][] = [
     [{ SANDBOX_ENABLED: 'maybe' }, /^SANDBOX_ENABLED must be true or false/],
     [{ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
+    [{ LOG_FORMAT: 'colour' }, /^LOG_FORMAT must be one of auto, json, pretty \(got "colour"\)/],
     [{ PUBLIC_BASE_URL: 'shop.example' }, /^PUBLIC_BASE_URL must be a http: or https:\/\/ URL/],
     // The URL parser drops the line break; a header or link made from the text would not.
     [{ PUBLIC_BASE_URL: 'https://shop.example\r\nSet-Cookie: a=b' }, /^PUBLIC_BASE_URL must be a URL without spaces, line breaks or other control characters/],
