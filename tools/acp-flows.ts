@@ -13,11 +13,13 @@ import { ACP_RELEASE_DIR } from '../test/support/acp-validator.js';
  * `npm run acp:flows`: the ACP must-show of docs/acp.md (The flows through Prism). It
  * builds the service and runs it on a fresh store (the demo catalog), puts Prism 5 in
  * front of it as a validating proxy, one per release document (`prism proxy --errors`
- * with openapi.agentic_checkout.yaml, and with openapi.delegate_payment.yaml), and drives
- * complete flows through the proxies: create, update with an address, choose the
- * fulfillment, delegate a payment, complete; a declined payment; allowances that do not
- * cover the session; cancel; idempotent replays and conflicts; an unknown item and an
- * out-of-stock item. Prism answers a request or an answer that breaks the release with an
+ * with openapi.agentic_checkout.yaml, openapi.delegate_payment.yaml and
+ * openapi.cart.yaml), and drives complete flows through the proxies: create, update with
+ * an address, choose the fulfillment, delegate a payment, complete; a declined payment;
+ * allowances that do not cover the session; cancel; idempotent replays and conflicts; an
+ * unknown item and an out-of-stock item; and carts: create, update, get, cancel and
+ * cancel again, replays and conflicts, an unknown item, an out-of-stock one, only
+ * out-of-stock ones. Prism answers a request or an answer that breaks the release with an
  * error of its own; each one, and each violation Prism logs, counts. It ends with exit
  * code 1 on any violation or unexpected status.
  *
@@ -28,7 +30,7 @@ import { ACP_RELEASE_DIR } from '../test/support/acp-validator.js';
 type Json = Record<string, any>;
 
 const RELEASE = path.join(ACP_RELEASE_DIR, 'spec', '2026-04-17', 'openapi');
-const DOCUMENTS = { checkout: 'openapi.agentic_checkout.yaml', delegatePayment: 'openapi.delegate_payment.yaml' } as const;
+const DOCUMENTS = { checkout: 'openapi.agentic_checkout.yaml', delegatePayment: 'openapi.delegate_payment.yaml', cart: 'openapi.cart.yaml' } as const;
 const API_VERSION = '2026-04-17';
 /** Only a hang guard: the first npx run downloads Prism. */
 const PRISM_START_MS = 180_000;
@@ -38,9 +40,9 @@ const prismCommand = commandLineOrExit(
   `usage: npm run acp:flows -- [--prism "COMMAND"]
 
 Builds the server and runs it on a fresh store (the demo catalog) behind Prism 5 as a
-validating proxy for each ACP release document, drives whole checkout and delegated
-payment flows through it and prints the exchanges (docs/acp.md, The flows through
-Prism). Exits 1 on any violation or unexpected status. --prism runs another Prism
+validating proxy for each ACP release document, drives whole checkout, delegated
+payment and cart flows through it and prints the exchanges (docs/acp.md, The flows
+through Prism). Exits 1 on any violation or unexpected status. --prism runs another Prism
 (default: npx --yes @stoplight/prism-cli@5, fetched from the npm registry on first use).`,
   { options: { prism: { type: 'string', default: 'npx --yes @stoplight/prism-cli@5' } } },
   ({ values }) => values.prism.split(' '),
@@ -57,9 +59,10 @@ const proxies: { child: ChildProcess; url: string }[] = [];
 try {
   const checkout = await startPrism(DOCUMENTS.checkout);
   const delegate = await startPrism(DOCUMENTS.delegatePayment);
+  const carts = await startPrism(DOCUMENTS.cart);
   say(`# ACP flows through Prism (${prismCommand.join(' ')} proxy --errors)`);
   say(`service ${service.url} (a built server on a fresh store, the demo catalog)`);
-  say(`checkout proxy ${checkout} (${DOCUMENTS.checkout}), delegate payment proxy ${delegate} (${DOCUMENTS.delegatePayment})`);
+  say(`checkout proxy ${checkout} (${DOCUMENTS.checkout}), delegate payment proxy ${delegate} (${DOCUMENTS.delegatePayment}), cart proxy ${carts} (${DOCUMENTS.cart})`);
 
   const key = (await (await fetch(`${service.url}/sandbox/v1/keys`, { method: 'POST' })).json()) as Json;
   const token = key.access_token as string;
@@ -69,7 +72,7 @@ try {
   say(`a sandbox key; items: ${inStock.sku} (in stock), ${outOfStock.sku} (out of stock)`);
 
   /** One exchange through a proxy: the expected status, else the run fails; Prism's own errors count as violations. */
-  const call = async (base: string, method: 'GET' | 'POST', url: string, expected: number, body?: unknown, idempotencyKey: string = randomUUID()) => {
+  const call = async (base: string, method: 'GET' | 'POST' | 'PUT', url: string, expected: number, body?: unknown, idempotencyKey: string = randomUUID()) => {
     exchanges += 1;
     const response = await fetch(`${base}${url}`, {
       method,
@@ -77,7 +80,7 @@ try {
         authorization: `Bearer ${token}`,
         'api-version': API_VERSION,
         'request-id': `acp-flows-${exchanges}`,
-        ...(method === 'POST' && { 'idempotency-key': idempotencyKey, 'content-type': 'application/json' }),
+        ...(method !== 'GET' && { 'idempotency-key': idempotencyKey, 'content-type': 'application/json' }),
       },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
@@ -170,6 +173,33 @@ try {
   const soldOut = await create({ line_items: [{ id: inStock.id }, { id: outOfStock.id }] });
   say(`  messages: ${(soldOut.data.messages as Json[]).map((message) => `${message.code} at ${message.param}`).join(', ')}`);
 
+  say('\n## Carts: create, update, get, cancel, then cancel again');
+  const createCart = (lineItems: Json[], expected = 201, idempotencyKey?: string) => call(carts, 'POST', '/carts', expected, { line_items: lineItems, locale: 'it-IT' }, idempotencyKey);
+  const updateCart = (id: string, lineItems: Json[], idempotencyKey?: string) => call(carts, 'PUT', `/carts/${id}`, 200, { line_items: lineItems }, idempotencyKey);
+  const cart = await createCart([{ id: inStock.id }]);
+  await updateCart(cart.data.id, [{ id: inStock.id }, { id: inStock.id }, { id: outOfStock.id }]);
+  const read = await call(carts, 'GET', `/carts/${cart.data.id}`, 200);
+  say(`  ${cartSummary(read.data)}`);
+  await call(carts, 'POST', `/carts/${cart.data.id}/cancel`, 200, {});
+  await call(carts, 'POST', `/carts/${cart.data.id}/cancel`, 404);
+  await call(carts, 'GET', `/carts/${cart.data.id}`, 404);
+
+  say('\n## Cart replays and conflicts');
+  const cartKey = randomUUID();
+  const firstCart = await createCart([{ id: inStock.id }], 201, cartKey);
+  if ((await createCart([{ id: inStock.id }], 201, cartKey)).text !== firstCart.text) throw new Error('the cart replay is not the first answer');
+  await createCart([{ id: inStock.id }, { id: inStock.id }], 422, cartKey);
+  const updateKey = randomUUID();
+  const updated = await updateCart(firstCart.data.id, [{ id: inStock.id }, { id: inStock.id }], updateKey);
+  if ((await updateCart(firstCart.data.id, [{ id: inStock.id }, { id: inStock.id }], updateKey)).text !== updated.text) throw new Error('the update replay is not the first answer');
+  await call(carts, 'PUT', `/carts/${firstCart.data.id}`, 422, { line_items: [{ id: inStock.id }] }, updateKey);
+
+  say('\n## Carts with an unknown item, an out-of-stock item, only out-of-stock items');
+  await createCart([{ id: 'variant_not_in_the_catalog' }], 400);
+  const partial = await createCart([{ id: inStock.id }, { id: outOfStock.id }]);
+  say(`  ${cartSummary(partial.data)}`);
+  await createCart([{ id: outOfStock.id }], 422);
+
   say(`\n${exchanges} exchanges through Prism, ${violations.length} violations`);
   for (const violation of violations) say(`  ${violation}`);
 } finally {
@@ -197,6 +227,13 @@ function stopGroup(child: ChildProcess): void {
   } catch {
     // Already gone.
   }
+}
+
+/** A cart's lines, total and error messages, for the transcript. */
+function cartSummary(cart: Json): string {
+  const lines = (cart.line_items as Json[]).map((line) => `${line.quantity} × ${line.sku}`).join(', ');
+  const errors = (cart.messages as Json[]).filter((message) => message.type === 'error').map((message) => message.code as string);
+  return `cart ${cart.id}: ${lines}; total ${total(cart)} ${cart.currency as string}${errors.length > 0 ? `; messages: ${errors.join(', ')}` : ''}`;
 }
 
 function total(session: Json): number {

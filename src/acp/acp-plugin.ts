@@ -10,6 +10,7 @@ import { ToolSchemaCompiler } from '../mcp/json-schema.js';
 import { mcpEndpoints, registerMcpEndpoint } from '../mcp/mcp-endpoint.js';
 import type { Clock } from '../sandbox/clock.js';
 import { acpSigning } from './binding.js';
+import { cartOperations } from './cart/cart-operations.js';
 import { checkoutOperations } from './checkout/checkout-operations.js';
 import { discoveryRoute } from './discovery.js';
 import { ACP_PATHS } from './endpoints.js';
@@ -29,7 +30,7 @@ import { ACP_VERSION } from './version.js';
  * The operations served, each group a function of the kit that returns its operations
  * (docs/acp.md, Adding an operation).
  */
-export const ACP_OPERATION_GROUPS: readonly ((kit: AcpOperationKit) => readonly AcpOperation<any>[])[] = [checkoutOperations, delegatePaymentOperations];
+export const ACP_OPERATION_GROUPS: readonly ((kit: AcpOperationKit) => readonly AcpOperation<any>[])[] = [checkoutOperations, cartOperations, delegatePaymentOperations];
 
 export interface AcpPluginOptions {
   config: Config;
@@ -41,9 +42,9 @@ export interface AcpPluginOptions {
  * `/.well-known/acp.json`, and under `/acp`, over the catalog and the sandbox: the
  * product feed of each market, and its changes pushed to an agent's Feed API when one
  * is configured (ACP_FEED_PUSH_URL), over webhook delivery; checkout sessions on the
- * sandbox's checkout sessions, delegated payment on its delegated payment tokens, and
- * the simulated payment handler's documents; and at `/acp/mcp` the release's MCP
- * binding, the checkout sessions as tools over the same operations.
+ * sandbox's checkout sessions, carts on its carts, delegated payment on its delegated
+ * payment tokens, and the simulated payment handler's documents; and at `/acp/mcp` the
+ * release's MCP binding, the checkout sessions as tools over the same operations.
  */
 export const acpPlugin = fp<AcpPluginOptions>(
   async (app: FastifyInstance, { config, clock }) => {

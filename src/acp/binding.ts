@@ -17,11 +17,26 @@ import { ACP_VERSION } from './version.js';
  * (mcp/acp-tools.ts) from a tool's `meta` and `id`; both check and run an operation here.
  */
 
-/** The one path parameter of the release's paths: the checkout session id. */
-export const ID_PARAMETER = 'checkout_session_id';
+/** The one parameter a release path may have, named as the release names it: `{checkout_session_id}`, a cart's `{id}`. */
+const PATH_PARAMETER = /\{(\w+)\}/;
 
-/** The checkout session id, as the REST path and the MCP `id` argument take it. */
-export const SessionId = Type.String({ minLength: 1, maxLength: 255, description: 'The checkout session id.' });
+/** The name of the path's parameter, when it has one. */
+export function pathParameter(path: string): string | undefined {
+  return PATH_PARAMETER.exec(path)?.[1];
+}
+
+/** The path with `value` in place of its parameter (a function replacer: `$` in an id is no pattern). */
+export function fillPath(path: string, value: string): string {
+  return path.replace(PATH_PARAMETER, () => value);
+}
+
+/** The id the path names (a checkout session's, a cart's), as the REST path and the MCP `id` argument take it. */
+export const PathId = Type.String({ minLength: 1, maxLength: 255, description: 'The id its creation answered.' });
+
+/** POST and PUT change something: each takes an idempotency key (required on REST) and runs once per key. */
+export function changesState(method: string): boolean {
+  return method === 'POST' || method === 'PUT';
+}
 
 /** The request's protocol version is the one served, else 400 missing_api_version or unsupported_api_version. */
 export function requireServedVersion(version: unknown, sendIt: string): void {
@@ -64,15 +79,15 @@ const IDEMPOTENCY_WORDING: IdempotencyWording = {
 export interface AcpExchange {
   request: FastifyRequest;
   reply: FastifyReply;
-  /** POSTs only: REST's Idempotency-Key header, MCP's `meta.idempotency_key`. */
+  /** POSTs and PUTs only: REST's Idempotency-Key header, MCP's `meta.idempotency_key`. */
   idempotencyKey?: string;
 }
 
 /**
  * Runs `op` as both bindings do: behind the sandbox's availability gate, the bearer
- * admitted with the operation's scope (and counted against its cart limit); a POST with
- * an idempotency key runs at most once per key, sandbox key, path and body, over REST
- * and MCP alike (the same scope: the release's REST path with the session id filled
+ * admitted with the operation's scope (and counted against its cart limit); a POST or
+ * PUT with an idempotency key runs at most once per key, sandbox key, path and body,
+ * over REST and MCP alike (the same scope: the release's REST path with the id filled
  * in), and answers as its first call did: its answer or the business error it ended
  * with (`statusCode` 4xx, the body already the release's Error). A refusal of a call
  * without a key, and a 400 of any, is thrown.
@@ -86,7 +101,7 @@ export async function runAcpOperation(op: AcpOperation<any>, input: AcpInput<unk
       const body = await run();
       return { statusCode: op.successStatus, body, json: JSON.stringify(body), headers: {}, replayed: false };
     }
-    const path = `${ACP_PATHS.prefix}${op.path.replace(`{${ID_PARAMETER}}`, encodeURIComponent(input.id ?? ''))}`;
+    const path = `${ACP_PATHS.prefix}${fillPath(op.path, encodeURIComponent(input.id ?? ''))}`;
     return sandbox.runIdempotently({
       scope: { keyId: principal.keyId, idempotencyKey, method: op.method, path },
       input: input.body,

@@ -18,11 +18,11 @@ import { ACP_VERSION } from './version.js';
 export const DISCOVERY_CACHING: Caching = { cacheControl: 'public, max-age=3600' };
 
 /**
- * The release's services we serve, in the order of its enum: checkout sessions and
- * delegated payment. Carts and orders are not served, and the enum has no value for
+ * The release's services we serve, in the order of its enum: checkout sessions,
+ * delegated payment and carts. Orders are not served, and the enum has no value for
  * the product feed (docs/acp.md, Discovery).
  */
-const SERVICES = ['checkout', 'delegate_payment'] as const;
+const SERVICES = ['checkout', 'delegate_payment', 'carts'] as const;
 
 const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
 
@@ -34,7 +34,7 @@ const DiscoveryDocumentSchema = Type.Object(
       version: Type.String({ pattern: DATE, description: `The release served: ${ACP_VERSION}.` }),
       supported_versions: Type.Array(Type.String({ pattern: DATE }), { description: 'Every release served, oldest first.' }),
     }),
-    api_base_url: Type.String({ format: 'uri', description: `PUBLIC_BASE_URL followed by ${ACP_PATHS.prefix}: the release's paths (/checkout_sessions, /agentic_commerce/delegate_payment) are appended to it.` }),
+    api_base_url: Type.String({ format: 'uri', description: `PUBLIC_BASE_URL followed by ${ACP_PATHS.prefix}: the release's paths (/checkout_sessions, /carts, /agentic_commerce/delegate_payment) are appended to it.` }),
     transports: Type.Array(Type.Union([Type.Literal('rest'), Type.Literal('mcp')]), {
       description: `rest (under api_base_url) and mcp: the release's MCP binding at PUBLIC_BASE_URL followed by ${ACP_PATHS.mcp} (the release gives its URL out of band, not here).`,
     }),

@@ -10,6 +10,8 @@ export const ACP_PATHS = {
   checkoutSessions: '/acp/checkout_sessions',
   /** The release's MCP binding: the checkout sessions as MCP tools (docs/acp.md, MCP binding). */
   mcp: '/acp/mcp',
+  /** The carts (docs/acp.md, Carts): the sandbox's carts in the release's shapes. */
+  carts: '/acp/carts',
   /** Delegated payment, simulated (docs/acp.md, Delegated payment, simulated). */
   delegatePayment: '/acp/agentic_commerce/delegate_payment',
   /** The simulated payment handler's schemas (docs/acp.md, The simulated payment handler). */

@@ -3,6 +3,7 @@ import type { ErrorSurface } from '../http/error-surface.js';
 import { HttpProblem, type ProblemDetails } from '../http/problem.js';
 import { SandboxRefusalError } from '../sandbox/refusals.js';
 import { isStoreUnavailable } from '../store/store-unavailable.js';
+import { unsellableItemSays } from './checkout/messages.js';
 
 /**
  * How ACP words failures, in one place: the release's flat error object `{ type, code,
@@ -80,9 +81,12 @@ const RESOURCE_NAMES = { cart: 'Cart', checkout: 'Checkout session', order: 'Ord
 /**
  * A refusal of the sandbox in ACP's terms, with the JSONPath of the request field at
  * fault where there is one (`paths`, by the sandbox's kind, as each operation's request
- * names it). Anything that is not a refusal: undefined.
+ * names it). The cart service reports its refusals as the sandbox's REST problems
+ * (`sandbox_not_found`, `sandbox_invalid_request`), worded here too. Anything that is
+ * not a refusal: undefined.
  */
 export function wordSandboxRefusal(error: unknown, paths: Partial<Record<string, string>> = {}): AcpProblem | undefined {
+  if (error instanceof HttpProblem) return wordCartProblem(error, paths);
   if (!(error instanceof SandboxRefusalError)) return undefined;
   const { refusal } = error;
   const problem = (status: number, code: string, message = error.message, details: ProblemDetails = {}) =>
@@ -110,15 +114,26 @@ export function wordSandboxRefusal(error: unknown, paths: Partial<Record<string,
       return problem(400, refusal.kind);
     case 'insufficient_scope':
       return problem(401, 'insufficient_scope');
-    case 'nothing_sellable':
-      // ACP's creates keep lines that cannot be bought (as messages), so they never ask the sandbox for this refusal.
-      return problem(400, 'invalid_request');
+    case 'nothing_sellable': {
+      // rfc.cart.md, Create Cart: when all requested items are unavailable, 422 out_of_stock instead of a cart.
+      const lines = refusal.lines.map((line) => `${line.variant_id} ${unsellableItemSays(line.problem)}`).join('; ');
+      return problem(422, 'out_of_stock', `None of the items can be bought now (${lines}): nothing was created. Choose other items.`);
+    }
     default: {
       // A kind the sandbox adds must be worded here: left out, it would escape as a 500.
       const unworded: never = refusal;
       return unworded;
     }
   }
+}
+
+/** The cart service's problems (src/sandbox/errors.ts) in ACP's words; other problems (an AcpProblem among them) are not refusals. */
+function wordCartProblem(error: HttpProblem, paths: Partial<Record<string, string>>): AcpProblem | undefined {
+  if (error.code === 'sandbox_not_found') {
+    return new AcpProblem(404, 'not_found', `${error.message} It does not exist, has expired (with the sandbox key that made it), was canceled, or belongs to another key.`);
+  }
+  if (error.code === 'sandbox_invalid_request') return new AcpProblem(400, 'invalid_request', error.message, paths[error.code]);
+  return undefined;
 }
 
 /** Runs a sandbox call, throwing its refusals as {@link wordSandboxRefusal} words them. */

@@ -7,5 +7,5 @@ export const ACP_TAG = 'ACP';
 /** The tag as /openapi.json declares it (src/openapi-document.ts). */
 export const ACP_TAG_DOCUMENT = {
   name: ACP_TAG,
-  description: `The Agentic Commerce Protocol ${ACP_VERSION}, over the same live catalog and simulated sandbox: the discovery document at ${ACP_PATHS.discovery}; the product feed of each market under ${ACP_PATHS.feed}; checkout sessions under ${ACP_PATHS.checkoutSessions} (and as the release's MCP tools at ${ACP_PATHS.mcp}) and a simulated delegated payment at ${ACP_PATHS.delegatePayment}, with the release's headers (API-Version, Idempotency-Key on every POST, Request-Id) and a sandbox key as the bearer token. Nothing real is ever created.`,
+  description: `The Agentic Commerce Protocol ${ACP_VERSION}, over the same live catalog and simulated sandbox: the discovery document at ${ACP_PATHS.discovery}; the product feed of each market under ${ACP_PATHS.feed}; checkout sessions under ${ACP_PATHS.checkoutSessions} (and as the release's MCP tools at ${ACP_PATHS.mcp}), carts under ${ACP_PATHS.carts} and a simulated delegated payment at ${ACP_PATHS.delegatePayment}, with the release's headers (API-Version, Idempotency-Key on every POST and PUT, Request-Id) and a sandbox key as the bearer token. Nothing real is ever created.`,
 };

@@ -21,8 +21,9 @@ export interface AcpOperation<Body = unknown> {
   mcpTool?: string;
   /** What it does; numbers from configuration rendered into it. */
   description: string;
-  method: 'GET' | 'POST';
-  /** The release's path, appended to `/acp`; `{checkout_session_id}` is the one path parameter. */
+  /** POST and PUT need an Idempotency-Key and run once per key. */
+  method: 'GET' | 'POST' | 'PUT';
+  /** The release's path, appended to `/acp`, with at most one path parameter named as the release names it (`{checkout_session_id}`, `{id}`). */
   path: string;
   /** The status of a success: 201 for the creations, else 200. */
   successStatus: 200 | 201;
@@ -39,7 +40,7 @@ export interface AcpOperation<Body = unknown> {
 }
 
 export interface AcpInput<Body> {
-  /** The path's `{checkout_session_id}`. */
+  /** The path's parameter, when it has one. */
   id?: string;
   body: Body;
 }

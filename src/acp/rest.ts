@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { sentenceSchemaError } from '../http/schema-errors.js';
-import { ID_PARAMETER, requireServedVersion, runAcpOperation, SessionId, verifySignature, type AcpSigning } from './binding.js';
+import { changesState, fillPath, pathParameter, PathId, requireServedVersion, runAcpOperation, verifySignature, type AcpSigning } from './binding.js';
 import { AcpProblem, acpErrorResponse } from './errors.js';
 import type { AcpOperation, AcpOperationKit } from './operation.js';
 import { ACP_TAG } from './openapi.js';
@@ -32,12 +32,12 @@ const IdempotencyKey = Type.String({
   minLength: 1,
   maxLength: 255,
   description:
-    'Required on every POST (else 400 idempotency_key_required), echoed. Scoped to the key and the path: the same key and body replay the first answer (Idempotent-Replayed: true) for 24 h; the same key with another body is 422 idempotency_conflict.',
+    'Required on every POST and PUT (else 400 idempotency_key_required), echoed. Scoped to the key and the path: the same key and body replay the first answer (Idempotent-Replayed: true) for 24 h; the same key with another body is 422 idempotency_conflict.',
 });
 
 /**
  * The ACP REST binding under `/acp`: one route per operation. Before an operation runs,
- * in this order: the API-Version is the one served, a POST carries an Idempotency-Key,
+ * in this order: the API-Version is the one served, a POST or PUT carries an Idempotency-Key,
  * the signature holds (when a secret is configured), the body matches the operation,
  * and the bearer is a sandbox key with the operation's scope (counted against the
  * key's cart limit). Request-Id and Idempotency-Key are echoed on every answer. Errors
@@ -64,10 +64,11 @@ export async function acpRestPlugin(scope: FastifyInstance, { operations, kit, s
   }
 
   for (const op of operations) {
-    const takesId = op.path.includes(`{${ID_PARAMETER}}`);
+    const parameter = pathParameter(op.path);
+    const changes = changesState(op.method);
     scope.route<{ Params: Record<string, string>; Body: unknown }>({
       method: op.method,
-      url: op.path.replace(`{${ID_PARAMETER}}`, `:${ID_PARAMETER}`),
+      url: parameter === undefined ? op.path : fillPath(op.path, `:${parameter}`),
       ...(op.body?.required === false && { preValidation: async (request) => void (request.body ??= {}) }),
       schema: {
         operationId: op.name,
@@ -75,16 +76,16 @@ export async function acpRestPlugin(scope: FastifyInstance, { operations, kit, s
         summary: op.title,
         description: op.description,
         security: [{ sandboxBearer: [op.scope] }],
-        headers: Type.Object({ ...Headers, ...(op.method === 'POST' && { 'idempotency-key': IdempotencyKey }) }),
-        ...(takesId && { params: Type.Object({ [ID_PARAMETER]: SessionId }) }),
+        headers: Type.Object({ ...Headers, ...(changes && { 'idempotency-key': IdempotencyKey }) }),
+        ...(parameter !== undefined && { params: Type.Object({ [parameter]: PathId }) }),
         ...(op.body && { body: op.body.schema }),
         response: responses(op),
       },
       handler: async (request, reply) => {
-        const id = request.params[ID_PARAMETER];
-        // protocolHeaders made sure a POST has its key.
-        const idempotencyKey = op.method === 'POST' ? (request.headers['idempotency-key'] as string) : undefined;
-        const outcome = await runAcpOperation(op, { ...(takesId && { id }), body: request.body }, { request, reply, ...(idempotencyKey !== undefined && { idempotencyKey }) }, kit.sandbox);
+        const id = parameter === undefined ? undefined : request.params[parameter];
+        // protocolHeaders made sure a POST or PUT has its key.
+        const idempotencyKey = changes ? (request.headers['idempotency-key'] as string) : undefined;
+        const outcome = await runAcpOperation(op, { ...(id !== undefined && { id }), body: request.body }, { request, reply, ...(idempotencyKey !== undefined && { idempotencyKey }) }, kit.sandbox);
         if (outcome.replayed) reply.header('idempotent-replayed', 'true');
         return reply.code(outcome.statusCode).headers(outcome.headers).type('application/json; charset=utf-8').send(outcome.json);
       },
@@ -98,22 +99,22 @@ function protocolHeaders(request: FastifyRequest, reply: FastifyReply): void {
   if (typeof requestId === 'string') reply.header('request-id', requestId);
   if (typeof idempotencyKey === 'string' && idempotencyKey !== '') reply.header('idempotency-key', idempotencyKey);
   requireServedVersion(version, 'Send the API-Version header');
-  if (request.method === 'POST' && (typeof idempotencyKey !== 'string' || idempotencyKey === '')) {
-    throw new AcpProblem(400, 'idempotency_key_required', 'Send an Idempotency-Key header (at most 255 characters; a UUID v4 is a good choice) on every POST.');
+  if (changesState(request.method) && (typeof idempotencyKey !== 'string' || idempotencyKey === '')) {
+    throw new AcpProblem(400, 'idempotency_key_required', 'Send an Idempotency-Key header (at most 255 characters; a UUID v4 is a good choice) on every POST and PUT.');
   }
 }
 
 /** The documented answers of an operation: the protocol's errors, with the operation's own joined to them. */
 function responses(op: AcpOperation<any>): Record<string, object> {
-  const post = op.method === 'POST';
+  const changes = changesState(op.method);
   const errors: Record<number, string> = {
-    400: `missing_api_version, unsupported_api_version: the API-Version header is missing or not ${ACP_VERSION}; ${post ? 'idempotency_key_required: no Idempotency-Key; ' : ''}invalid_request: the request does not match the operation.`,
+    400: `missing_api_version, unsupported_api_version: the API-Version header is missing or not ${ACP_VERSION}; ${changes ? 'idempotency_key_required: no Idempotency-Key; ' : ''}invalid_request: the request does not match the operation.`,
     401: 'unauthorized: no sandbox key, or an unknown or expired one; insufficient_scope: a key without the scope; signature_required, timestamp_invalid, timestamp_out_of_window, signature_invalid: with ACP_SIGNING_SECRET set, the request signature does not hold.',
     429: "rate_limited: the key's cart limit (Retry-After).",
     500: 'processing_error: a temporary failure.',
     503: 'sandbox_disabled: the sandbox is off on this deployment; unavailable: the store is unreachable (Retry-After).',
   };
-  if (post) errors[422] = 'idempotency_conflict: the Idempotency-Key was used with another body on this path.';
+  if (changes) errors[422] = 'idempotency_conflict: the Idempotency-Key was used with another body on this path.';
   for (const [status, description] of Object.entries(op.errors)) {
     const code = Number(status);
     errors[code] = errors[code] === undefined ? description : `${errors[code]} ${description}`;
@@ -123,7 +124,7 @@ function responses(op: AcpOperation<any>): Record<string, object> {
       description: op.title,
       headers: {
         'Request-Id': Type.String({ description: "The request's Request-Id, when it sent one." }),
-        ...(post && {
+        ...(changes && {
           'Idempotency-Key': Type.String({ description: "The request's Idempotency-Key." }),
           'Idempotent-Replayed': Type.String({ enum: ['true'], description: 'Present when this is the recorded answer of an earlier call with the same Idempotency-Key, replayed byte for byte.' }),
         }),

@@ -27,6 +27,7 @@ export interface StartLinks {
   ucp_mcp: string;
   acp_discovery: string;
   acp_checkout_sessions: string;
+  acp_carts: string;
   acp_delegate_payment: string;
   acp_mcp: string;
   acp_feed: string;
@@ -43,6 +44,7 @@ export interface UcpPaths {
 export interface AcpPaths {
   discovery: string;
   checkoutSessions: string;
+  carts: string;
   delegatePayment: string;
   /** The MCP binding's endpoint. */
   mcp: string;
@@ -69,6 +71,7 @@ export function startLinks(publicBaseUrl: string, ucp: UcpPaths, acp: AcpPaths):
     ucp_mcp: at(ucp.mcp),
     acp_discovery: at(acp.discovery),
     acp_checkout_sessions: at(acp.checkoutSessions),
+    acp_carts: at(acp.carts),
     acp_delegate_payment: at(acp.delegatePayment),
     acp_mcp: at(acp.mcp),
     acp_feed: at(acp.feed),

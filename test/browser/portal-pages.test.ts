@@ -27,7 +27,7 @@ test('the home page lists the live markets and the quick-start links, loading no
     assert.equal(await page.locator(`main a[href="${served.url()}${path}"]`).count(), 1, `a link to ${path}`);
   }
   const acp = page.locator('ol.start li', { hasText: 'Test an ACP agent.' });
-  for (const path of ['/acp/checkout_sessions', '/acp/agentic_commerce/delegate_payment', '/acp/feed/']) {
+  for (const path of ['/acp/checkout_sessions', '/acp/carts', '/acp/agentic_commerce/delegate_payment', '/acp/feed/']) {
     assert.ok((await acp.innerText()).includes(`${served.url()}${path}`), `the ACP entry ${path}`);
   }
   const config = JSON.parse(await page.locator('pre[data-config="mcpServers"]').innerText());

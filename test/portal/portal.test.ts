@@ -65,6 +65,7 @@ describe('GET /', () => {
         ucp_mcp: `${base}/ucp/mcp`,
         acp_discovery: `${base}/.well-known/acp.json`,
         acp_checkout_sessions: `${base}/acp/checkout_sessions`,
+        acp_carts: `${base}/acp/carts`,
         acp_delegate_payment: `${base}/acp/agentic_commerce/delegate_payment`,
         acp_mcp: `${base}/acp/mcp`,
         acp_feed: `${base}/acp/feed`,
@@ -87,7 +88,7 @@ describe('GET /', () => {
     const discoveryUrl = `${base}/.well-known/acp.json`;
     const feedUrl = `${base}/acp/feed/${t.app.catalog.markets().default_market.country}/products.jsonl`;
     assert.ok(page.body.includes(`<a href="${discoveryUrl}">${discoveryUrl}</a>`), 'the discovery link');
-    for (const shown of [`<code>${base}/acp/checkout_sessions</code>`, `<code>${base}/acp/mcp</code>`, `<code>${base}/acp/agentic_commerce/delegate_payment</code>`, `curl '${feedUrl}'`]) {
+    for (const shown of [`<code>${base}/acp/checkout_sessions</code>`, `<code>${base}/acp/mcp</code>`, `<code>${base}/acp/carts</code>`, `<code>${base}/acp/agentic_commerce/delegate_payment</code>`, `curl '${feedUrl}'`]) {
       assert.ok(page.body.includes(shown), shown);
     }
     const discovery = await t.app.inject({ url: new URL(discoveryUrl).pathname });
@@ -96,7 +97,7 @@ describe('GET /', () => {
     assert.equal((await t.app.inject({ url: new URL(feedUrl).pathname })).statusCode, 200);
     const index = (await t.client.get('/')).data.links;
     const operations = (await t.client.get('/openapi.json')).data.paths;
-    for (const url of [index.acp_checkout_sessions, index.acp_delegate_payment, index.acp_mcp]) assert.ok(operations[new URL(url).pathname]?.post, url);
+    for (const url of [index.acp_checkout_sessions, index.acp_carts, index.acp_delegate_payment, index.acp_mcp]) assert.ok(operations[new URL(url).pathname]?.post, url);
   });
 
   test('other unknown URLs keep the public API 404, under /docs too', async () => {

@@ -28,6 +28,7 @@ export const ACP_RELEASE_DIR =
 export const ACP_DOCUMENTS = {
   checkout: 'openapi.agentic_checkout.yaml',
   delegatePayment: 'openapi.delegate_payment.yaml',
+  cart: 'openapi.cart.yaml',
 } as const;
 export type AcpDocument = keyof typeof ACP_DOCUMENTS;
 
@@ -69,15 +70,13 @@ function load(): AcpValidatorUse {
   if (!existsSync(dir)) return { validator: undefined, skip: `needs ../${RELEASE} beside the repository (CI has it)` };
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
-  const ids = new Map<string, string>();
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
-    const schema = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { $id: string };
-    ajv.addSchema(schema);
-    ids.set(file, schema.$id);
-  }
+  const schemas = new Map<string, Json>();
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) schemas.set(file, JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Json);
+  const ids = new Map([...schemas].map(([file, schema]) => [file, schema.$id as string]));
+  for (const schema of schemas.values()) ajv.addSchema(pointedAtIds(schema, ids));
   const documents = new Map<AcpDocument, Json>();
   for (const [name, file] of Object.entries(ACP_DOCUMENTS) as [AcpDocument, string][]) {
-    const document = mergeAllOf(parse(readFileSync(path.join(ACP_RELEASE_DIR, OPENAPI, file), 'utf8')) as Json);
+    const document = mergeAllOf(pointedAtIds(parse(readFileSync(path.join(ACP_RELEASE_DIR, OPENAPI, file), 'utf8')) as Json, ids));
     documents.set(name, document);
     ajv.addSchema({ ...document, $id: openApiId(name) });
   }
@@ -126,6 +125,22 @@ function resolve(document: Json, ref: string): Json {
     .replace(/^#\//, '')
     .split('/')
     .reduce((node: Json, key) => node[key] as Json, document);
+}
+
+/**
+ * References to another file of the release (`schema.agentic_checkout.json#/$defs/LineItem`
+ * in schema.cart.json, `../json-schema/schema.cart.json#/$defs/Cart` in openapi.cart.yaml)
+ * pointed at that file's `$id`: the files' `$id`s are not their names, so Ajv cannot
+ * resolve such a reference against the `$id` of the file that makes it.
+ */
+function pointedAtIds(schema: Json, ids: ReadonlyMap<string, string>): Json {
+  return JSON.parse(
+    JSON.stringify(schema).replace(/"\$ref":"(?:\.\.\/json-schema\/)?(schema\.[\w.]+\.json)#/g, (reference, file: string) => {
+      const id = ids.get(file);
+      if (id === undefined) throw new Error(`The release has no ${file}, which a $ref names`);
+      return `"$ref":"${id}#`;
+    }),
+  ) as Json;
 }
 
 /** Local `#/...` references of a schema taken out of its document, pointed back into it. */

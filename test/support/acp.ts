@@ -48,7 +48,7 @@ export const delegationRequest = (sessionId: string, now: Date, fields: Delegati
 export interface AcpRequest {
   token?: string;
   body?: unknown;
-  /** Replaces the defaults (API-Version, a fresh Idempotency-Key on POST); a header set to undefined is left out. */
+  /** Replaces the defaults (API-Version, a fresh Idempotency-Key on POST and PUT); a header set to undefined is left out. */
   headers?: Record<string, string | undefined>;
   /**
    * An error whose code the operation's document does not enumerate (the delegate payment
@@ -60,15 +60,15 @@ export interface AcpRequest {
 
 /**
  * ACP calls as an agent makes them: the release's headers, a fresh Idempotency-Key on
- * every POST unless given, the key as the bearer token. Every answer is checked against
+ * every POST and PUT unless given, the key as the bearer token. Every answer is checked against
  * the app's own /openapi.json (the contract client) and against the release's OpenAPI
  * document for the operation and status.
  */
 export function acpAgent(testApp: () => TestApp, validator: () => AcpValidator) {
-  return async (operationId: string, method: 'GET' | 'POST', url: string, request: AcpRequest = {}, document: AcpDocument = 'checkout'): Promise<CheckedResponse> => {
+  return async (operationId: string, method: 'GET' | 'POST' | 'PUT', url: string, request: AcpRequest = {}, document: AcpDocument = 'checkout'): Promise<CheckedResponse> => {
     const headers: Record<string, string | undefined> = {
       'api-version': ACP_VERSION,
-      ...(method === 'POST' && { 'idempotency-key': randomUUID(), 'content-type': 'application/json' }),
+      ...(method !== 'GET' && { 'idempotency-key': randomUUID(), 'content-type': 'application/json' }),
       ...(request.token !== undefined && { authorization: `Bearer ${request.token}` }),
       ...request.headers,
     };

@@ -1,5 +1,4 @@
-import type { LiveCatalog } from '../../catalog/read-model/live-catalog.js';
-import type { CheckoutCreateInput, CheckoutLineInput } from '../../sandbox/checkout/checkout-service.js';
+import type { CheckoutCreateInput } from '../../sandbox/checkout/checkout-service.js';
 import { DECLINED_BECAUSE, SANDBOX_PAYMENT_TOKENS } from '../../sandbox/payment/simulated-payments.js';
 import { MAX_QUANTITY } from '../../sandbox/schemas.js';
 import { CHECKOUT_SCOPE } from '../../sandbox/scopes.js';
@@ -13,6 +12,8 @@ import {
   AcpCompleteRequest,
   AcpCreateRequest,
   AcpUpdateRequest,
+  linesOf,
+  requireKnownItems,
   type AcpBuyer,
   type AcpFulfillmentDetails,
 } from './requests.js';
@@ -172,19 +173,6 @@ export function checkoutOperations({ config, catalog, sandbox }: AcpOperationKit
   };
 
   return [create, get, update, complete, cancel];
-}
-
-/** Every item must name a variant of the catalog (the release's invalid_item_id); one that is, but cannot be bought now, stays with a message. */
-function requireKnownItems(catalog: LiveCatalog, items: readonly { id: string }[]): void {
-  const unknown = items.findIndex((item) => !catalog.variantById.has(item.id));
-  if (unknown >= 0) {
-    throw new AcpProblem(400, 'invalid_item_id', `Item ${items[unknown]!.id} is not in the catalog: use the id of a catalog variant.`, `$.line_items[${unknown}].id`);
-  }
-}
-
-/** Each item is one unit; the sandbox adds up the units of one variant into one line. */
-function linesOf(items: readonly { id: string }[]): CheckoutLineInput[] {
-  return items.map((item) => ({ variant_id: item.id, quantity: 1 }));
 }
 
 function buyerOf({ first_name, last_name, email, phone_number }: AcpBuyer): CheckoutBuyer {

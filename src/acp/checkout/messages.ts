@@ -33,15 +33,18 @@ const MISSING: Record<MissingField, { param: string; content: string }> = {
 /** A session's problem as an error message. A declined payment is not one: it is the completion's error (src/acp/checkout/checkout-operations.ts). */
 export function problemMessage(problem: Exclude<CheckoutProblem, { kind: 'payment_declined' }>): AcpMessage {
   if (problem.kind === 'missing') return { type: 'error', code: 'missing', content_type: 'plain', ...MISSING[problem.field], resolution: 'recoverable' };
-  const { code, says } = LINE_PROBLEMS[problem.kind];
-  return {
-    type: 'error',
-    code,
-    content_type: 'plain',
-    content: `Item ${problem.line.variant_id} ${says}: remove it or choose another item to complete the checkout.`,
-    param: `$.line_items[${problem.line.index}]`,
-    resolution: 'recoverable',
-  };
+  return unsellableItemMessage(problem.kind, problem.line.variant_id, 'remove it or choose another item to complete the checkout.', `$.line_items[${problem.line.index}]`);
+}
+
+/** An item that cannot be bought now, as an error message: what is wrong with it, then what follows (`then`). */
+export function unsellableItemMessage(kind: LineProblemKind, variantId: string, then: string, param?: string): AcpMessage {
+  const { code, says } = LINE_PROBLEMS[kind];
+  return { type: 'error', code, content_type: 'plain', content: `Item ${variantId} ${says}: ${then}`, ...(param !== undefined && { param }), resolution: 'recoverable' };
+}
+
+/** What is wrong with an item, in words (`is out of stock`). */
+export function unsellableItemSays(kind: LineProblemKind): string {
+  return LINE_PROBLEMS[kind].says;
 }
 
 /** Each discount code sent, rejected: the sandbox has no discounts, and says so rather than pretend one. */

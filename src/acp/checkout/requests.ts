@@ -1,4 +1,7 @@
 import { Type, type Static } from 'typebox';
+import type { LiveCatalog } from '../../catalog/read-model/live-catalog.js';
+import type { CheckoutLineInput } from '../../sandbox/checkout/checkout-service.js';
+import { AcpProblem } from '../errors.js';
 
 /*
  * The checkout requests as this service validates them, written from the release's
@@ -69,7 +72,20 @@ const Discounts = Type.Object(
 const Coupons = Type.Array(text('A code.', 255), { maxItems: 20, description: 'Deprecated in the release for discounts.codes; answered the same way.' });
 
 const LINE_ITEMS_MAX = 1000;
-const LineItems = (description: string) => Type.Array(AcpItem, { minItems: 1, maxItems: LINE_ITEMS_MAX, description });
+export const LineItems = (description: string) => Type.Array(AcpItem, { minItems: 1, maxItems: LINE_ITEMS_MAX, description });
+
+/** Every item must name a variant of the catalog (the release's invalid_item_id); one that is, but cannot be bought now, is answered with a message. */
+export function requireKnownItems(catalog: LiveCatalog, items: readonly { id: string }[]): void {
+  const unknown = items.findIndex((item) => !catalog.variantById.has(item.id));
+  if (unknown >= 0) {
+    throw new AcpProblem(400, 'invalid_item_id', `Item ${items[unknown]!.id} is not in the catalog: use the id of a catalog variant.`, `$.line_items[${unknown}].id`);
+  }
+}
+
+/** Each item is one unit; the sandbox adds up the units of one variant into one line (of a session or a cart). */
+export function linesOf(items: readonly { id: string }[]): CheckoutLineInput[] {
+  return items.map((item) => ({ variant_id: item.id, quantity: 1 }));
+}
 
 export const AcpCreateRequest = Type.Object(
   {

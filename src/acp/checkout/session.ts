@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { CheckoutSessionView, CheckoutStatus } from '../../sandbox/checkout/checkout-views.js';
-import type { FulfillmentOptionView, LineItemView, SoldLineView } from '../../sandbox/line-views.js';
+import type { FulfillmentOptionView, LineItemView, SoldLineView, TotalsView } from '../../sandbox/line-views.js';
 import { ACP_PATHS } from '../endpoints.js';
 import { ACP_VERSION } from '../version.js';
 import { problemMessage, type AcpMessage } from './messages.js';
@@ -52,12 +52,7 @@ export function acpSession(session: CheckoutSessionView, context: SessionContext
     }),
     fulfillment_options: session.fulfillment_options.map(fulfillmentOption),
     ...(selected !== undefined && { selected_fulfillment_options: [{ type: 'shipping', option_id: selected, item_ids: sold.map((line) => line.variant_id) }] }),
-    totals: [
-      { type: 'items_base_amount', display_text: 'Items', amount: session.totals.subtotal },
-      { type: 'subtotal', display_text: 'Subtotal', amount: session.totals.subtotal },
-      ...(selected !== undefined ? [{ type: 'fulfillment', display_text: 'Shipping (simulated)', amount: session.totals.fulfillment }] : []),
-      { type: 'total', display_text: 'Total', amount: session.totals.total },
-    ],
+    totals: acpTotals(session.totals, selected !== undefined),
     messages: [...session.problems.flatMap((problem) => (problem.kind === 'payment_declined' ? [] : [problemMessage(problem)])), ...(context.notes ?? [])],
     links: [],
     created_at: session.created_at,
@@ -66,6 +61,16 @@ export function acpSession(session: CheckoutSessionView, context: SessionContext
     ...(open && { continue_url: context.continueUrl }),
     metadata: SIMULATED_METADATA,
   };
+}
+
+/** The totals of a session or a cart (minor units): shipping once an option is chosen. */
+export function acpTotals(totals: TotalsView, shippingChosen: boolean) {
+  return [
+    { type: 'items_base_amount', display_text: 'Items', amount: totals.subtotal },
+    { type: 'subtotal', display_text: 'Subtotal', amount: totals.subtotal },
+    ...(shippingChosen ? [{ type: 'fulfillment', display_text: 'Shipping (simulated)', amount: totals.fulfillment }] : []),
+    { type: 'total', display_text: 'Total', amount: totals.total },
+  ];
 }
 
 /** The completion's answer: the session and its order, whose permalink is the completed session (the release defines no order resource). */
@@ -81,7 +86,8 @@ function releaseAddress(address: CheckoutAddress): Record<string, string> | unde
   return pickDefined({ name, line_one, line_two, city, state, country, postal_code });
 }
 
-function soldLineItem(line: SoldLineView) {
+/** A line that can be bought now, of a session or a cart. */
+export function soldLineItem(line: SoldLineView) {
   return {
     ...describedLine(line.variant_id, line.quantity, line.item),
     unit_amount: line.unit_price,
@@ -129,13 +135,27 @@ function pickDefined<T extends Record<string, unknown>>(value: T): Partial<T> {
 
 // The answer as the document describes it; the release's CheckoutSession is the authority and the tests check every answer against it.
 const Total = Type.Object({ type: Type.String(), display_text: Type.String(), amount: Type.Integer({ description: 'Minor units.' }) });
-const Message = Type.Object(
+export const AcpTotalsSchema = Type.Array(Total);
+export const AcpLineItemSchema = Type.Object({
+  id: Type.String(),
+  item: Type.Object({ id: Type.String() }),
+  quantity: Type.Integer({ minimum: 1 }),
+  name: Type.Optional(Type.String()),
+  images: Type.Optional(Type.Array(Type.String())),
+  product_id: Type.Optional(Type.String()),
+  sku: Type.Optional(Type.String()),
+  variant_id: Type.Optional(Type.String()),
+  unit_amount: Type.Optional(Type.Integer()),
+  availability_status: Type.Optional(Type.String()),
+  totals: AcpTotalsSchema,
+});
+export const AcpMessageSchema = Type.Object(
   {
     type: Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('error')]),
     code: Type.Optional(Type.String({ description: 'Errors: missing, invalid, out_of_stock, region_restricted; warnings: discount_code_invalid.' })),
     content_type: Type.Literal('plain'),
     content: Type.String(),
-    param: Type.Optional(Type.String({ description: 'RFC 9535 JSONPath of the session field to fix.' })),
+    param: Type.Optional(Type.String({ description: 'RFC 9535 JSONPath of the field it is about.' })),
     resolution: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
@@ -164,28 +184,14 @@ export const AcpCheckoutSessionSchema = Type.Object(
     status: Type.Union(['not_ready_for_payment', 'ready_for_payment', 'completed', 'canceled'].map((status) => Type.Literal(status))),
     currency: Type.String({ description: 'ISO 4217, lower case.' }),
     locale: Type.Optional(Type.String({ description: 'The language of the names.' })),
-    line_items: Type.Array(
-      Type.Object({
-        id: Type.String(),
-        item: Type.Object({ id: Type.String() }),
-        quantity: Type.Integer({ minimum: 1 }),
-        name: Type.Optional(Type.String()),
-        images: Type.Optional(Type.Array(Type.String())),
-        product_id: Type.Optional(Type.String()),
-        sku: Type.Optional(Type.String()),
-        variant_id: Type.Optional(Type.String()),
-        unit_amount: Type.Optional(Type.Integer()),
-        availability_status: Type.Optional(Type.String()),
-        totals: Type.Array(Total),
-      }),
-    ),
+    line_items: Type.Array(AcpLineItemSchema),
     fulfillment_details: Type.Optional(Type.Object({ name: Type.Optional(Type.String()), phone_number: Type.Optional(Type.String()), address: Type.Optional(AddressOut) })),
     fulfillment_options: Type.Array(Type.Object({ type: Type.Literal('shipping'), id: Type.String(), title: Type.String(), totals: Type.Array(Total) })),
     selected_fulfillment_options: Type.Optional(
       Type.Array(Type.Object({ type: Type.Literal('shipping'), option_id: Type.String(), item_ids: Type.Array(Type.String()) })),
     ),
-    totals: Type.Array(Total),
-    messages: Type.Array(Message),
+    totals: AcpTotalsSchema,
+    messages: Type.Array(AcpMessageSchema),
     links: Type.Array(Type.Object({ type: Type.String(), url: Type.String() })),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),

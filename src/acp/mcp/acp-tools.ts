@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { HttpProblem, internalProblem } from '../../http/problem.js';
 import type { ToolSchemaCompiler } from '../../mcp/json-schema.js';
 import type { ToolContext, ToolDefinition } from '../../mcp/tool.js';
-import { requireServedVersion, runAcpOperation, SessionId, verifySignature, type AcpSigning } from '../binding.js';
+import { pathParameter, PathId, requireServedVersion, runAcpOperation, verifySignature, type AcpSigning } from '../binding.js';
 import { AcpProblem, acpErrorBody, acpErrors } from '../errors.js';
 import type { AcpOperation, AcpOperationKit } from '../operation.js';
 import { signablePayload } from '../signatures.js';
@@ -70,9 +70,9 @@ export function acpTools(operations: readonly AcpOperation<any>[], { kit, schema
   return operations.flatMap((op) => {
     const { mcpTool } = op;
     if (mcpTool === undefined) return [];
-    const takesId = op.path.includes('{checkout_session_id}');
+    const takesId = pathParameter(op.path) !== undefined;
     const payload = op.body && (op.body.required ? op.body.schema : Type.Optional(op.body.schema));
-    const input = schemas.input(Type.Object({ meta: Meta, ...(takesId && { id: SessionId }), ...(payload && { payload }) }, { additionalProperties: false }));
+    const input = schemas.input(Type.Object({ meta: Meta, ...(takesId && { id: PathId }), ...(payload && { payload }) }, { additionalProperties: false }));
     const output = schemas.output(op.result);
     const tool: ToolDefinition = {
       name: mcpTool,
