@@ -78,6 +78,7 @@ export const adminPlugin = fp<{ config: Config }>(
         const kit: AdminRouteKit = { config: config.admin, service: new AdminService(app.catalogWriter), webhooks: app.webhooks, webhookConfig: config.webhooks };
         const rateLimit = app.defineRateLimit({
           name: 'admin',
+          setting: 'ADMIN_RATE_LIMIT',
           max: config.admin.rateLimit,
           windowMs: 60_000,
           subject: (request) => request.adminActor!,

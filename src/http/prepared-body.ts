@@ -36,7 +36,7 @@ export class PreparedBody {
   readonly #head: Buffer;
   readonly #compressed = new Map<Coding, Promise<CompressedHead>>();
 
-  constructor(head: string) {
+  constructor(head: string | Buffer) {
     this.#head = Buffer.from(head);
     this.etag = `"${createHash('sha256').update(this.#head).digest('base64url').slice(0, 27)}"`;
   }
@@ -127,14 +127,21 @@ export interface Caching {
  * `If-None-Match` holds the ETag of that very form: each coding has its own tag (a strong
  * validator names exact bytes), and a cache may only use a 304 whose tag it holds.
  */
-export async function sendPrepared(request: FastifyRequest, reply: FastifyReply, body: PreparedBody, tail: string, caching: Caching): Promise<FastifyReply> {
+export async function sendPrepared(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: PreparedBody,
+  tail: string,
+  caching: Caching,
+  type = 'application/json; charset=utf-8',
+): Promise<FastifyReply> {
   appendVary(reply, 'Accept-Encoding');
   reply.header('cache-control', caching.cacheControl);
   const coding = body.size + tail.length < COMPRESSION_THRESHOLD_BYTES ? 'identity' : chosenCoding(request.headers['accept-encoding']);
   const etag = coding === 'identity' ? body.etag : `${body.etag.slice(0, -1)}-${coding}"`;
   reply.header('etag', etag);
   if (ifNoneMatchHolds(request.headers['if-none-match'], etag)) return reply.code(304).send();
-  reply.type('application/json; charset=utf-8');
+  reply.type(type);
   if (coding !== 'identity') reply.header('content-encoding', coding);
   return reply.send(await body.bytes(coding, tail));
 }

@@ -14,6 +14,8 @@ export interface RateLimitRule {
   /** The error code of a 429 on this surface. */
   code: string;
   message: string;
+  /** The setting of this limit, which a 429's hint names: 0 lifts it on a deployment of one's own (local development). */
+  setting: string;
 }
 
 /** Counts a request against a rule: sets the RateLimit headers, and throws a 429 past the limit. */
@@ -78,7 +80,7 @@ export const rateLimits = fp<RateLimitEvents>(
         if (result.isExceeded) {
           onRejection(rule.name);
           throw new HttpProblem(429, rule.code, rule.message, {
-            hint: `Wait ${reset} seconds before retrying.`,
+            hint: `Wait ${reset} seconds before retrying. On a deployment of your own (local development), ${rule.setting}=0 lifts this limit.`,
             retryAfter: reset,
           });
         }

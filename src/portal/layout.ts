@@ -1,5 +1,6 @@
+import { assetUrl } from './assets.js';
 import { html, type Html } from './html.js';
-import { ASSETS_PREFIX, PAGES } from './links.js';
+import { PAGES } from './links.js';
 
 const NAV: { path: string; label: string }[] = [
   { path: PAGES.home, label: 'Home' },
@@ -14,8 +15,8 @@ export interface PageOptions {
   /** The page's own path, marked current in the navigation. */
   path: string;
   body: Html;
-  /** Scripts of ours (file names under the assets prefix) the page runs. */
-  scripts?: string[];
+  /** Scripts of ours (file names in src/portal/assets) the page runs. */
+  scripts?: 'sandbox-guide.js'[];
 }
 
 /** A whole portal page: our stylesheet, the navigation, the body; nothing loaded from another host. */
@@ -26,8 +27,8 @@ export function page({ title, path, body, scripts = [] }: PageOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Vetrina</title>
-<link rel="stylesheet" href="${ASSETS_PREFIX}/portal.css">
-${scripts.map((script) => html`<script src="${ASSETS_PREFIX}/${script}" defer></script>`)}
+<link rel="stylesheet" href="${assetUrl('portal.css')}">
+${scripts.map((script) => html`<script src="${assetUrl(script)}" defer></script>`)}
 </head>
 <body>
 <header class="top">

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { apiReference } from './api-reference.js';
-import { portalAssets } from './assets.js';
+import { portalAssets, STATIC_FILE_URLS } from './assets.js';
 import { changelogPage } from './changelog-page.js';
 import { homePage } from './home-page.js';
 import { sandboxGuidePage } from './sandbox-guide-page.js';
@@ -20,15 +20,14 @@ const CACHE_CONTROL = 'public, max-age=60';
 /**
  * The developer portal served by the service itself: `/` (home, or a JSON index for API
  * clients), `/docs` (the API reference with try-it), `/docs/sandbox` (the sandbox flow
- * in the browser) and `/docs/changelog` (deprecations read from the contract). Every
- * request counts against the catalog rate limit: the pages are made from memory, but the
- * API reference's scripts are over a megabyte, compressed anew for each visit, so an
- * unlimited client could keep the CPU busy. A visit is a handful of requests. Unknown URLs
- * keep the public API's 404.
+ * in the browser) and `/docs/changelog` (deprecations read from the contract). The pages
+ * count against the catalog rate limit; their static files (assets.ts) are prepared once,
+ * cached hard and do not, so browsing the portal uses a request or two per page. Unknown
+ * URLs keep the public API's 404.
  */
 export const portalPlugin = fp<{ config: Config; ucpPaths: UcpPaths; acpPaths: AcpPaths }>(
   async (app: FastifyInstance, { config, ucpPaths, acpPaths }) => {
-    app.addHook('onRequest', app.catalogRateLimit);
+    app.addHook('onRequest', (request, reply) => (STATIC_FILE_URLS.has(request.url) ? Promise.resolve() : app.catalogRateLimit(request, reply)));
     app.addHook('onSend', async (_request, reply) => {
       reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', CACHE_CONTROL);
@@ -36,7 +35,7 @@ export const portalPlugin = fp<{ config: Config; ucpPaths: UcpPaths; acpPaths: A
     homePage(app, config.publicBaseUrl, ucpPaths, acpPaths);
     sandboxGuidePage(app);
     changelogPage(app);
-    await portalAssets(app);
+    portalAssets(app);
     await apiReference(app);
   },
   { name: 'portal', dependencies: ['openapi', 'catalog'], encapsulate: true },

@@ -18,6 +18,7 @@ export function defineSandboxRateLimits(app: FastifyInstance, config: SandboxCon
   return {
     keys: app.defineRateLimit({
       name: 'sandbox-keys',
+      setting: 'SANDBOX_KEY_RATE_LIMIT',
       max: config.keyRateLimit,
       windowMs: KEY_WINDOW_MS,
       subject: (request) => request.ip,
@@ -26,6 +27,7 @@ export function defineSandboxRateLimits(app: FastifyInstance, config: SandboxCon
     }),
     carts: app.defineRateLimit({
       name: 'sandbox-carts',
+      setting: 'SANDBOX_CART_RATE_LIMIT',
       max: config.cartRateLimit,
       windowMs: CART_WINDOW_MS,
       subject: (request) => request.sandboxPrincipal!.keyId,

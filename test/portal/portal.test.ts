@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
 import { prefersHtml } from '../../src/portal/accept.js';
 import { deprecationsOf } from '../../src/portal/deprecations.js';
 import { ERP_TOKEN, withAdmin } from '../support/admin.js';
@@ -30,6 +31,60 @@ describe('portal pages and the catalog rate limit', () => {
       statuses.push((await t.app.inject({ url, headers: { accept: BROWSER_ACCEPT } })).statusCode);
     }
     assert.deepEqual(statuses, [200, 200, 200, 429]);
+    const limited = await t.app.inject({ url: '/public/v1/products?limit=1' });
+    assert.match(limited.json().error.hint, /^Wait \d+ seconds before retrying\. On a deployment of your own \(local development\), CATALOG_RATE_LIMIT=0 lifts this limit\.$/);
+  });
+});
+
+const SWAGGER_UI = ['/docs/static/swagger-ui.css', '/docs/static/index.css', '/docs/static/swagger-ui-bundle.js', '/docs/static/swagger-ui-standalone-preset.js', '/docs/static/favicon-32x32.png'];
+
+/** The URLs of our stylesheet and script, as the sandbox guide links them. */
+async function ownAssets(app: FastifyInstance): Promise<string[]> {
+  const html = (await app.inject({ url: '/docs/sandbox', headers: { accept: BROWSER_ACCEPT } })).body;
+  return [...html.matchAll(/(?:href|src)="(\/docs\/assets\/[^"]+)"/g)].map((match) => match[1]!);
+}
+
+describe("the portal's static files", () => {
+  const t = useTestApp();
+
+  test("ours carry their content's hash in their names and are cached for good; their plain names are 404", async () => {
+    const urls = await ownAssets(t.app);
+    assert.equal(urls.length, 2, urls.join());
+    for (const url of urls) {
+      assert.match(url, /^\/docs\/assets\/(portal\.[0-9a-f]{12}\.css|sandbox-guide\.[0-9a-f]{12}\.js)$/);
+      const response = await t.app.inject({ url });
+      assert.equal(response.statusCode, 200, url);
+      assert.equal(response.headers['cache-control'], 'public, max-age=31536000, immutable', url);
+      assert.match(response.headers['content-type'] as string, /^text\/(css|javascript); charset=utf-8$/, url);
+      assert.match(response.headers['content-security-policy'] as string, /^default-src 'self';/, url);
+    }
+    for (const url of ['/docs/assets/portal.css', '/docs/assets/sandbox-guide.js']) assert.equal((await t.app.inject({ url })).statusCode, 404, url);
+  });
+
+  test("Swagger UI's are kept a day, prepared once: compressed as asked, 304 for the tag held", async () => {
+    for (const url of SWAGGER_UI) {
+      const response = await t.app.inject({ url, headers: { 'accept-encoding': 'br, gzip' } });
+      assert.equal(response.statusCode, 200, url);
+      assert.equal(response.headers['cache-control'], 'public, max-age=86400', url);
+      // The small ones (under 1 KB) go as they are.
+      if (/swagger-ui[^/]*\.(css|js)$/.test(url)) assert.equal(response.headers['content-encoding'], 'br', url);
+      const again = await t.app.inject({ url, headers: { 'accept-encoding': 'br, gzip', 'if-none-match': response.headers.etag as string } });
+      assert.equal(again.statusCode, 304, url);
+    }
+  });
+});
+
+describe("the portal's static files and the catalog rate limit", () => {
+  const t = useTestApp({ config: { catalogRateLimit: 2 } });
+
+  test('do not count against the window, so browsing /docs does not use it up', async () => {
+    const urls = [...SWAGGER_UI, ...(await ownAssets(t.app))];
+    for (let visit = 0; visit < 5; visit++) {
+      for (const url of urls) assert.equal((await t.app.inject({ url })).statusCode, 200, url);
+    }
+    // The window of 2 holds the sandbox guide (read above) and one more catalog request.
+    assert.equal((await t.app.inject({ url: '/public/v1/products?limit=1' })).statusCode, 200);
+    assert.equal((await t.app.inject({ url: '/public/v1/products?limit=1' })).statusCode, 429);
   });
 });
 
@@ -109,7 +164,7 @@ describe('GET /', () => {
   });
 
   test('portal pages carry a same-origin Content-Security-Policy and a short public Cache-Control', async () => {
-    for (const url of ['/', '/docs', '/docs/sandbox', '/docs/changelog', '/docs/assets/portal.css', '/docs/assets/sandbox-guide.js']) {
+    for (const url of ['/', '/docs', '/docs/sandbox', '/docs/changelog']) {
       const response = await t.app.inject({ url, headers: { accept: BROWSER_ACCEPT } });
       assert.equal(response.statusCode, 200, url);
       assert.match(response.headers['content-security-policy'] as string, /^default-src 'self';/, url);

@@ -17,6 +17,7 @@ const WINDOW_MS = 60_000;
 export function defineCatalogRateLimit(app: FastifyInstance, limits: CatalogLimits): RateLimitCheck {
   const everyone = app.defineRateLimit({
     name: 'catalog',
+    setting: 'CATALOG_RATE_LIMIT',
     max: limits.catalogRateLimit,
     windowMs: WINDOW_MS,
     subject: (request) => request.ip,
@@ -26,6 +27,7 @@ export function defineCatalogRateLimit(app: FastifyInstance, limits: CatalogLimi
   if (limits.trustedCatalogClients.length === 0) return everyone;
   const trusted = app.defineRateLimit({
     name: 'catalog-trusted',
+    setting: 'CATALOG_TRUSTED_RATE_LIMIT',
     max: limits.trustedCatalogRateLimit,
     windowMs: WINDOW_MS,
     subject: (request) => request.ip,
