@@ -75,7 +75,7 @@ export const adminPlugin = fp<{ config: Config }>(
           sendDocument,
         );
 
-        const kit: AdminRouteKit = { config: config.admin, service: new AdminService(app.catalogWriter), webhooks: app.webhooks, webhookConfig: config.webhooks };
+        const kit: AdminRouteKit = { config: config.admin, service: new AdminService(app.catalogWriter, app.catalogReadModel), webhooks: app.webhooks, webhookConfig: config.webhooks };
         const rateLimit = app.defineRateLimit({
           name: 'admin',
           setting: 'ADMIN_RATE_LIMIT',

@@ -10,7 +10,9 @@ import { readProduct, readVariant, type StoredProduct } from '../catalog/store/w
 import { putRegion, storedRegions, type RegionChange } from '../catalog/store/write/regions.js';
 import { patchVariant, type VariantPatch } from '../catalog/store/write/variants.js';
 import type { VersionCondition } from '../catalog/store/write/write-errors.js';
+import type { CatalogReadModel } from '../catalog/read-model/read-model.js';
 import { listAudit, type AuditQuery } from './audit.js';
+import { listProducts, type ProductListQuery } from './product-list.js';
 import { AdminProblem } from './errors.js';
 
 /** SQLSTATEs and SQLite codes of a write that lost a race with another (a product created with the same new handle). */
@@ -25,7 +27,10 @@ const LOST_RACE = new Set(['23505', '40P01', '40001', 'SQLITE_CONSTRAINT_UNIQUE'
 export class AdminService {
   private readonly db;
 
-  constructor(private readonly writer: CatalogWriter) {
+  constructor(
+    private readonly writer: CatalogWriter,
+    private readonly readModel: CatalogReadModel,
+  ) {
     this.db = writer.db;
   }
 
@@ -38,6 +43,10 @@ export class AdminService {
       }
       throw error;
     }
+  }
+
+  listProducts(query: ProductListQuery) {
+    return listProducts(this.db, this.readModel, query);
   }
 
   async getProduct(handle: string): Promise<StoredProduct> {

@@ -10,6 +10,7 @@ import * as webhooks from './migrations/0007-webhooks.js';
 import * as sandboxCheckouts from './migrations/0008-sandbox-checkouts.js';
 import * as webhookKinds from './migrations/0009-webhook-kinds.js';
 import * as sandboxPaymentTokens from './migrations/0010-sandbox-payment-tokens.js';
+import * as adminProductList from './migrations/0011-admin-product-list.js';
 
 /** Migrations live in code so the same list runs from `src` (tsx) and from `dist`. */
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0008-sandbox-checkouts': sandboxCheckouts,
   '0009-webhook-kinds': webhookKinds,
   '0010-sandbox-payment-tokens': sandboxPaymentTokens,
+  '0011-admin-product-list': adminProductList,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -9,6 +9,7 @@ export interface Database {
   region_countries: RegionCountryTable;
   categories: CategoryTable;
   collections: CollectionTable;
+  product_categories: ProductCategoryTable;
   products: ProductTable;
   product_translations: ProductTranslationTable;
   product_options: ProductOptionTable;
@@ -125,6 +126,12 @@ export interface CategoryTable {
   position: number;
   /** JSON: title per locale. */
   titles: string;
+}
+
+/** A product's category, one row each: what lists products by category read by index (the JSON column is what read models load). */
+export interface ProductCategoryTable {
+  category_handle: string;
+  product_id: string;
 }
 
 export interface CollectionTable {

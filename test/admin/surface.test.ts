@@ -6,6 +6,7 @@ import { useTestApp } from '../support/test-app.js';
 
 /** One valid request per admin route, so only the credentials decide the answer. */
 const ROUTES: { method: string; url: string; payload?: unknown }[] = [
+  { method: 'GET', url: '/admin/v1/products' },
   { method: 'GET', url: '/admin/v1/products/caffe-espresso-blend' },
   { method: 'PUT', url: '/admin/v1/products/x', payload: {} },
   { method: 'PATCH', url: '/admin/v1/products/caffe-espresso-blend', payload: { status: 'draft' } },
@@ -111,6 +112,7 @@ describe('admin credentials', () => {
         'DELETE /admin/v1/webhooks/{id}',
         'GET /admin/openapi.json',
         'GET /admin/v1/audit',
+        'GET /admin/v1/products',
         'GET /admin/v1/products/{handle}',
         'GET /admin/v1/regions',
         'GET /admin/v1/regions/{id}',
@@ -120,6 +122,7 @@ describe('admin credentials', () => {
         'GET /admin/v1/webhooks/{id}/deliveries',
         'HEAD /admin/openapi.json',
         'HEAD /admin/v1/audit',
+        'HEAD /admin/v1/products',
         'HEAD /admin/v1/products/{handle}',
         'HEAD /admin/v1/regions',
         'HEAD /admin/v1/regions/{id}',

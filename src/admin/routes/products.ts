@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
+import { CatalogFileProduct, SKU_MAX_LENGTH } from '../../catalog/file/catalog-file-schema.js';
+import { DEFAULT_LOCALE } from '../../catalog/model/locales.js';
+import { TAXONOMY_HANDLE_MAX_LENGTH } from '../../catalog/model/taxonomy.js';
 import type { VersionCondition } from '../../catalog/store/write/write-errors.js';
 import { AdminProblem } from '../errors.js';
 import { AdminProduct, errorResponses, etagHeader, HandleParams, IfMatch, ok, ProductBody, ProductPatchBody, STALE } from '../schemas.js';
@@ -11,8 +14,67 @@ const PutHeaders = Type.Object({
   'if-none-match': Type.Optional(Type.String({ enum: ['*'], description: '`*`: create only; 412 if the product exists.' })),
 });
 
-/** /admin/v1/products/{handle}: read, create or replace, change, delete one product, drafts included. */
+const ProductListQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+    cursor: Type.Optional(Type.String({ maxLength: 300, description: '`next_cursor` of the previous page, unchanged.' })),
+    status: Type.Optional(CatalogFileProduct.properties.status),
+    category: Type.Optional(Type.String({ minLength: 1, maxLength: TAXONOMY_HANDLE_MAX_LENGTH, description: 'Only products filed in this category itself (not in the categories below it).' })),
+    collection: Type.Optional(Type.String({ minLength: 1, maxLength: TAXONOMY_HANDLE_MAX_LENGTH, description: 'Only products in this collection.' })),
+    updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'Only products changed at or after this time (their `updated_at`).' })),
+    sku: Type.Optional(Type.String({ minLength: 1, maxLength: SKU_MAX_LENGTH, description: 'The product with a variant of exactly this SKU.' })),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Words to find. Published products are found as the public list finds them (each word, or a word it begins, in the handle or the title in any locale; near misspellings of long words); drafts and weighted products by each word in the handle or a title.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const ProductPage = Type.Object({
+  products: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      handle: Type.String(),
+      version: Type.Integer({ description: "The product's version (GET /admin/v1/products/{handle} sends it as the ETag)." }),
+      status: CatalogFileProduct.properties.status,
+      weighted: Type.Boolean(),
+      title: Type.String({ description: `The title in ${DEFAULT_LOCALE}.` }),
+      thumbnail: Type.Union([Type.String(), Type.Null()]),
+      categories: Type.Array(Type.String()),
+      collection: Type.Union([Type.String(), Type.Null()]),
+      skus: Type.Array(Type.String(), { description: 'Its variants\' SKUs, in their order.' }),
+      created_at: Type.String({ format: 'date-time' }),
+      updated_at: Type.String({ format: 'date-time' }),
+    }),
+  ),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass it as `cursor` for the next page; null on the last.' }),
+  request_id: Type.String({ format: 'uuid' }),
+});
+
+/** /admin/v1/products: the list; /admin/v1/products/{handle}: read, create or replace, change, delete one product, drafts included. */
 export function productRoutes(app: FastifyInstance, { service }: AdminRouteKit): void {
+  app.get<{ Querystring: Static<typeof ProductListQuery> }>(
+    '/products',
+    {
+      schema: {
+        operationId: 'adminListProducts',
+        tags: ['products'],
+        summary: 'List and find products, drafts included',
+        description:
+          'Every product whatever its status, in handle order, as summaries (GET /admin/v1/products/{handle} reads one whole). Filters combine: `status`, `category`, `collection`, `updated_since`, `sku` (a variant\'s SKU finds its product) and `q`. Pages with `next_cursor`: a product created, changed or deleted while you page neither repeats nor hides the others. An unknown category, collection or SKU finds nothing.',
+        security,
+        querystring: ProductListQuery,
+        response: { 200: ok('A page of products', ProductPage), ...errorResponses({ 400: 'INVALID_REQUEST: a bad limit, status, date or cursor (not one this API issued), a `q` with no word, or an unknown parameter.' }) },
+      },
+    },
+    async (request) => ({ ...(await service.listProducts(request.query)), request_id: request.id }),
+  );
+
   app.get<{ Params: Static<typeof HandleParams> }>(
     '/products/:handle',
     {

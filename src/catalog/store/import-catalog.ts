@@ -7,6 +7,7 @@ import type { AuditEntry, CatalogWriter } from './catalog-writer.js';
 import type { LockedCatalog } from './locked-catalog.js';
 import { servedDocumentsFromRows, taxonomyColumns, type ServedDocument } from './served-document.js';
 import { MAX_CATEGORY_DEPTH, misplacement } from '../model/taxonomy.js';
+import { fileUnderCategories } from './write/product-categories.js';
 import { checkCurrencyChanges } from './write/regions.js';
 import { CatalogWriteError, type WriteProblem } from './write/write-errors.js';
 import type { CatalogFile, CatalogFileCategory, CatalogFileCollection, CatalogFileProduct, CatalogFileRegion } from '../file/catalog-file-schema.js';
@@ -223,6 +224,7 @@ async function writeProducts(
     for (const row of upserted) idByHandle.set(row.handle, row.id);
   }
   const productIds = products.map((product) => idByHandle.get(product.handle)!);
+  await fileUnderCategories(trx, products.map((product, p) => ({ id: productIds[p]!, categories: product.categories ?? [] })));
   const storedIds = productIds.filter((id) => !generatedIds.has(id));
   report.products.created += products.length - storedIds.length;
   report.products.updated += storedIds.length;

@@ -8,6 +8,7 @@ import { validateCatalogFile } from '../../file/validate-catalog-file.js';
 import { DEFAULT_LOCALE, type Locale } from '../../model/locales.js';
 import { rememberBeforeRemoval } from '../change-details.js';
 import { taxonomyColumns, type ProductTaxonomy } from '../served-document.js';
+import { fileUnderCategories } from './product-categories.js';
 import { storedRegions } from './regions.js';
 import { applyStock, bumpVariantVersions } from './variants.js';
 import { CatalogWriteError, checkVersion, type VersionCondition } from './write-errors.js';
@@ -106,6 +107,7 @@ export async function putProduct(
   } else {
     await trx.insertInto('products').values({ id: productId, handle, ...fields, created_at: createdAt }).execute();
   }
+  await fileUnderCategories(trx, [{ id: productId, categories: product.categories ?? [] }]);
 
   const kept = new Map(variants.map((row) => [row.sku, row.id]));
   const removed = variants.filter((row) => !skus.includes(row.sku)).map((row) => row.id);
@@ -229,6 +231,7 @@ export async function patchProduct(trx: Trx, handle: string, patch: ProductPatch
     }))
     .where('id', '=', product.id)
     .execute();
+  if (patch.categories !== undefined) await fileUnderCategories(trx, [{ id: product.id, categories: patch.categories }]);
   if (texts.length > 0) {
     await trx.deleteFrom('product_translations').where('product_id', '=', product.id).where('locale', 'in', texts.map(([locale]) => locale)).execute();
     const rows = texts.flatMap(([locale, text]) => (text ? [{ product_id: product.id, locale, title: text.title, description: text.description ?? null }] : []));
@@ -241,6 +244,7 @@ export async function patchProduct(trx: Trx, handle: string, patch: ProductPatch
 export async function deleteProduct(trx: Trx, handle: string, condition: VersionCondition | undefined): Promise<ProductChange> {
   const product = await existingProduct(trx, handle, condition);
   await rememberBeforeRemoval(trx, [product.id]);
+  await fileUnderCategories(trx, [{ id: product.id, categories: [] }]);
   await trx.deleteFrom('products').where('id', '=', product.id).execute();
   return { productId: product.id, created: false, versionBefore: product.version, versionAfter: null };
 }
