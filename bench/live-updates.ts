@@ -43,7 +43,9 @@ PostgreSQL --database-url, or a copy of the benchmark's cached catalog of --prod
 its start, new searches, then --updates admin price changes over --seconds (in requests
 of --rows-per-request rows) while /healthz is probed, with the time until each new price
 is served. --listeners adds 50 change streams and 2 webhook receivers; --read-seconds S
-measures catalog reads for S seconds without and with them.`;
+measures catalog reads for S seconds without and with them. --node-options="FLAGS" runs
+the server with these Node.js and V8 flags (--max-semi-space-size=64, say), to compare
+how its heap behaves under them.`;
 const STREAM_LISTENERS = 50;
 const WEBHOOK_LISTENERS = 2;
 /** How long after the last update the listeners may take to have it. */
@@ -72,6 +74,7 @@ const { values, readSeconds, updates, seconds, rowsPerRequest } = commandLineOrE
       'rows-per-request': { type: 'string', default: '1' },
       listeners: { type: 'boolean', default: false },
       'read-seconds': { type: 'string', default: '0' },
+      'node-options': { type: 'string', default: '' },
     },
   },
   ({ values }) => {
@@ -104,7 +107,7 @@ await buildService();
 const copiedStore = values.products === undefined ? undefined : await copyOfCachedStore(path.resolve(values['cache-dir']!), Number(values.products), 'vetrina-live-');
 const spawned = performance.now();
 const service = await startNodeProcess(
-  ['dist/server.js'],
+  [...values['node-options']!.split(' ').filter(Boolean), 'dist/server.js'],
   {
     ...(values['database-url'] ? { DATABASE_URL: values['database-url'] } : { DATA_DIR: copiedStore ?? values['data-dir']! }),
     ...(values['redis-url'] && { REDIS_URL: values['redis-url'] }),
@@ -229,6 +232,8 @@ try {
   if (memory.length > 0) {
     const mib = (sample: Memory) => [sample.rssMib, sample.heapMib, sample.heapTotalMib, sample.externalMib].map(Math.round).join(' / ');
     console.log(`every ${MEMORY_SAMPLE_MS / 1000} s, RSS / heap in use / heap reserved / external (MiB): ${memory.map(mib).join(', ')}`);
+    const spaces = (sample: Memory) => Object.entries(sample.heapSpacesMib).map(([space, mib]) => `${space} ${Math.round(mib)}`).join(', ');
+    console.log(`heap reserved by space (MiB), first sample: ${spaces(memory[0]!)}; last: ${spaces(memory.at(-1)!)}`);
   }
   if (reads.without && reads.with) {
     const line = (label: string, reads: Measurement) => `${label}: ${Math.round(reads.requestsPerSecond)} requests/s, p50 ${reads.p50.toFixed(1)} ms, p99 ${reads.p99.toFixed(1)} ms, ${reads.errors} errors`;

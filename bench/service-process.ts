@@ -199,6 +199,8 @@ export interface Memory {
   heapTotalMib: number;
   /** Memory of JavaScript objects held outside the V8 heap (Buffers, ArrayBuffers). */
   externalMib: number;
+  /** The heap reserved by each of V8's spaces (old, code, large_object, ...), which says where growth of the reserve comes from. */
+  heapSpacesMib: Record<string, number>;
 }
 
 /** Resident memory and V8 heap, as the server's own /metrics reports them; undefined when it does not answer. */
@@ -213,7 +215,10 @@ export async function readMemory(baseUrl: string): Promise<Memory | undefined> {
       heapTotalMib: gauge('nodejs_heap_size_total_bytes'),
       externalMib: gauge('nodejs_external_memory_bytes'),
     };
-    return response.ok && Object.values(memory).every(Number.isFinite) ? memory : undefined;
+    const heapSpacesMib = Object.fromEntries(
+      [...text.matchAll(/^nodejs_heap_space_size_total_bytes\{space="(\w+)"\} (\S+)$/gm)].map(([, space, bytes]) => [space, Number(bytes) / MIB]),
+    );
+    return response.ok && Object.values(memory).every(Number.isFinite) ? { ...memory, heapSpacesMib } : undefined;
   } catch {
     return undefined;
   }
