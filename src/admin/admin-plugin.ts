@@ -14,6 +14,7 @@ import { bulkRoutes } from './routes/bulk.js';
 import { importRoutes } from './routes/imports.js';
 import { productRoutes } from './routes/products.js';
 import { regionRoutes } from './routes/regions.js';
+import { taxonomyRoutes } from './routes/taxonomy.js';
 import type { AdminRouteKit } from './routes/shared.js';
 import { variantRoutes } from './routes/variants.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -28,7 +29,7 @@ declare module 'fastify' {
 /** The JSON bodies of admin writes: a product of 100 variants, or 1,000 bulk rows, fits well. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
-const ROUTE_GROUPS = [productRoutes, variantRoutes, bulkRoutes, regionRoutes, importRoutes, auditRoutes, webhookRoutes];
+const ROUTE_GROUPS = [productRoutes, variantRoutes, bulkRoutes, regionRoutes, taxonomyRoutes, importRoutes, auditRoutes, webhookRoutes];
 
 /**
  * The admin API: everything under `/admin`, in a context of its own with its own error

@@ -1,13 +1,22 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditEntry, CatalogWriter, CatalogWritten } from '../catalog/store/catalog-writer.js';
 import type { LockedCatalog } from '../catalog/store/locked-catalog.js';
-import type { CatalogFileProduct, CatalogFileRegion } from '../catalog/file/catalog-file-schema.js';
+import type { CatalogFileCollection, CatalogFileProduct, CatalogFileRegion } from '../catalog/file/catalog-file-schema.js';
 import type { ImportReport } from '../catalog/store/import-catalog.js';
 import { setInventory, setPrices, type InventoryRow, type PriceRow, type RowResult } from '../catalog/store/write/bulk.js';
 import { importCatalogFile } from '../catalog/store/import-catalog-file.js';
 import { deleteProduct, patchProduct, putProduct, type ProductPatch } from '../catalog/store/write/products.js';
 import { readProduct, readVariant, type StoredProduct } from '../catalog/store/write/read.js';
 import { putRegion, storedRegions, type RegionChange } from '../catalog/store/write/regions.js';
+import {
+  deleteCategory,
+  deleteCollection,
+  putCategory,
+  putCollection,
+  storedCategories,
+  storedCollections,
+  type StoredCategory,
+} from '../catalog/store/write/taxonomy.js';
 import { patchVariant, type VariantPatch } from '../catalog/store/write/variants.js';
 import type { VersionCondition } from '../catalog/store/write/write-errors.js';
 import type { CatalogReadModel } from '../catalog/read-model/read-model.js';
@@ -134,6 +143,61 @@ export class AdminService {
     return region;
   }
 
+  listCategories(): Promise<StoredCategory[]> {
+    return storedCategories(this.db);
+  }
+
+  async getCategory(handle: string): Promise<StoredCategory> {
+    const category = (await storedCategories(this.db)).find((candidate) => candidate.handle === handle);
+    if (!category) throw new AdminProblem('NOT_FOUND', `No category has the handle ${handle}.`, 'GET /admin/v1/categories lists them; PUT /admin/v1/categories/{handle} creates one.');
+    return category;
+  }
+
+  /**
+   * Categories and collections are definitions, like regions: a change makes every
+   * instance re-read them, and the public catalog serves the new names and tree.
+   */
+  async putCategory(actor: string, category: StoredCategory): Promise<{ created: boolean; category: StoredCategory }> {
+    const { created } = await this.#write(actor, async (trx) => {
+      const written = await putCategory(trx, category);
+      const { handle, ...changes } = category;
+      return { result: written, regions: true, audit: [taxonomyEntry(written.created ? 'create' : 'replace', 'category', handle, changes)] };
+    });
+    return { created, category: await this.getCategory(category.handle) };
+  }
+
+  async deleteCategory(actor: string, handle: string): Promise<void> {
+    await this.#write(actor, async (trx) => {
+      await deleteCategory(trx, handle);
+      return { result: null, regions: true, audit: [taxonomyEntry('delete', 'category', handle, {})] };
+    });
+  }
+
+  listCollections(): Promise<CatalogFileCollection[]> {
+    return storedCollections(this.db);
+  }
+
+  async getCollection(handle: string): Promise<CatalogFileCollection> {
+    const collection = (await storedCollections(this.db)).find((candidate) => candidate.handle === handle);
+    if (!collection) throw new AdminProblem('NOT_FOUND', `No collection has the handle ${handle}.`, 'GET /admin/v1/collections lists them; PUT /admin/v1/collections/{handle} creates one.');
+    return collection;
+  }
+
+  async putCollection(actor: string, collection: CatalogFileCollection): Promise<{ created: boolean; collection: CatalogFileCollection }> {
+    const { created } = await this.#write(actor, async (trx) => {
+      const written = await putCollection(trx, collection);
+      return { result: written, regions: true, audit: [taxonomyEntry(written.created ? 'create' : 'replace', 'collection', collection.handle, { titles: collection.titles })] };
+    });
+    return { created, collection: await this.getCollection(collection.handle) };
+  }
+
+  async deleteCollection(actor: string, handle: string): Promise<void> {
+    await this.#write(actor, async (trx) => {
+      await deleteCollection(trx, handle);
+      return { result: null, regions: true, audit: [taxonomyEntry('delete', 'collection', handle, {})] };
+    });
+  }
+
   /** Imports a catalog file the request was spooled to, on the CLI's code path, each step audited under `actor`. */
   importFile(actor: string, path: string, unpublishMissing: boolean, log: FastifyBaseLogger): Promise<ImportReport> {
     return importCatalogFile(this.writer, path, {
@@ -146,6 +210,10 @@ export class AdminService {
   listAudit(query: AuditQuery) {
     return listAudit(this.db, query);
   }
+}
+
+function taxonomyEntry(action: string, targetType: 'category' | 'collection', handle: string, changes: unknown): AuditEntry {
+  return { action, targetType, targetId: handle, versionBefore: null, versionAfter: null, changes };
 }
 
 function productEntry(action: string, handle: string, change: { versionBefore: number | null; versionAfter: number | null }, changes: unknown): AuditEntry {

@@ -54,4 +54,18 @@ describe('an admin change through instance A, read on instance B', { skip: needs
     assert.equal(gone.value, 404);
     t.diagnostic(`unpublish served by B ${Math.round(gone.ms)} ms after A answered`);
   });
+
+  it('a category renamed through A is served by B under its new title', async (t: TestContext) => {
+    const [a, b] = instances as [ServerProcess, ServerProcess];
+    const renamed = await adminCall(a, 'PUT', '/admin/v1/categories/espresso', { parent: 'coffee', titles: { en: 'Espresso, renamed' } });
+    assert.equal(renamed.status, 200, await renamed.text());
+    const titleOn = async (instance: ServerProcess) => {
+      const { categories } = (await (await fetch(`${instance.url}/public/v1/categories`)).json()) as { categories: { handle: string; title: string }[] };
+      return categories.find((category) => category.handle === 'espresso')?.title;
+    };
+    assert.equal(await titleOn(a), 'Espresso, renamed', 'A serves its own write at once');
+    const served = await pollUntil(() => titleOn(b), (title) => title === 'Espresso, renamed', VISIBLE_WITHIN_MS);
+    assert.equal(served.value, 'Espresso, renamed', `B did not serve the new title within ${VISIBLE_WITHIN_MS} ms`);
+    t.diagnostic(`category title served by B ${Math.round(served.ms)} ms after A answered`);
+  });
 });

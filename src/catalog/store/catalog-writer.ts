@@ -154,7 +154,7 @@ async function bumpCatalogVersion(db: LockedCatalog, now: string): Promise<numbe
  */
 export interface AuditEntry {
   action: string;
-  targetType: 'product' | 'variant' | 'region' | 'catalog';
+  targetType: 'product' | 'variant' | 'region' | 'category' | 'collection' | 'catalog';
   targetId: string;
   versionBefore: number | null;
   versionAfter: number | null;

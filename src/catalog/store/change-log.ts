@@ -7,7 +7,7 @@ import type { ServedDocument } from './served-document.js';
 export interface CatalogChange {
   /** Products whose rows (or variants, prices, texts) changed, including removed ones. */
   productIds: Iterable<string>;
-  /** Regions or their countries changed. */
+  /** Regions, their countries, or the categories and collections changed: each instance re-reads them all (src/catalog/read-model/read-model.ts). */
   regions: boolean;
   /**
    * Served documents of some of these products, built by the writer from the rows it

@@ -6,10 +6,9 @@ import type { Database } from '../../store/schema.js';
 import type { AuditEntry, CatalogWriter } from './catalog-writer.js';
 import type { LockedCatalog } from './locked-catalog.js';
 import { servedDocumentsFromRows, taxonomyColumns, type ServedDocument } from './served-document.js';
-import { MAX_CATEGORY_DEPTH, misplacement } from '../model/taxonomy.js';
 import { fileUnderCategories } from './write/product-categories.js';
 import { checkCurrencyChanges } from './write/regions.js';
-import { CatalogWriteError, type WriteProblem } from './write/write-errors.js';
+import { checkCategoryTree, type CategorySource } from './write/taxonomy.js';
 import type { CatalogFile, CatalogFileCategory, CatalogFileCollection, CatalogFileProduct, CatalogFileRegion } from '../file/catalog-file-schema.js';
 import { ProgressMeter, type ProgressOptions } from './import-progress.js';
 
@@ -125,7 +124,7 @@ export async function writeCatalog(
     await writer.write(actor, async (catalog) => {
       // Refused here, the import writes nothing: the file has passed its own checks, these need the store.
       await checkCurrencyChanges(catalog, plan.regions);
-      await checkCategoryTree(catalog, plan.categories);
+      await checkCategoryTree(catalog, plan.categories, FILE_CATEGORIES);
       report.regions = await upsertRegions(catalog, plan.regions);
       await upsertTaxonomy(catalog, plan);
       return { result: null, regions: true, audit: step({ step: 'regions', regions: report.regions }) };
@@ -278,43 +277,8 @@ async function upsertRegions(trx: Trx, regions: CatalogFileRegion[]): Promise<Im
   return { created, updated: regions.length - created };
 }
 
-/**
- * Refuses the file's categories when, over the stored tree (the file's categories
- * replacing the stored ones of their handles), a category would be in a cycle or deeper
- * than the limit: a file is checked on its own, and re-parenting a stored category can
- * push the stored categories below it down. Each problem is reported at the file's
- * category nearest above the misplaced one.
- */
-async function checkCategoryTree(trx: Trx, categories: CatalogFileCategory[]): Promise<void> {
-  if (categories.length === 0) return;
-  const stored = await trx.selectFrom('categories').select(['handle', 'parent_handle']).orderBy('handle').execute();
-  const parentOf = new Map(stored.map((row) => [row.handle, row.parent_handle]));
-  const indexOf = new Map<string, number>();
-  categories.forEach((category, c) => {
-    parentOf.set(category.handle, category.parent ?? null);
-    indexOf.set(category.handle, c);
-  });
-  const problems = new Map<number, WriteProblem>();
-  for (const handle of parentOf.keys()) {
-    const misplaced = misplacement(handle, parentOf);
-    // None of the file's categories above: a stored tree written before the limit held across imports.
-    const below = misplaced?.chain.find((above) => indexOf.has(above));
-    if (!misplaced || below === undefined) continue;
-    const c = indexOf.get(below)!;
-    const where = `category "${handle}" (${below === handle ? 'in the file' : `stored, below "${below}"`})`;
-    const message =
-      misplaced.kind === 'cycle'
-        ? `${where} would be in a cycle of parents (through "${misplaced.through}")`
-        : `${where} would be more than ${MAX_CATEGORY_DEPTH} levels below the top`;
-    if (!problems.has(c)) problems.set(c, { path: `$.categories[${c}].parent`, message });
-  }
-  if (problems.size === 0) return;
-  const listed = [...problems.values()];
-  throw new CatalogWriteError(`The file's categories do not fit the stored category tree: ${listed.map((problem) => `${problem.path} ${problem.message}`).join('; ')}.`, {
-    kind: 'invalid',
-    problems: listed,
-  });
-}
+/** Tree problems name the file's categories by their place in it. */
+const FILE_CATEGORIES: CategorySource = { path: (c) => `$.categories[${c}].parent`, name: 'the file', subject: "The file's categories do not fit" };
 
 /**
  * Upserts the file's categories and collections by handle, in the file's order; those the
