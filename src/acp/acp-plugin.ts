@@ -21,6 +21,8 @@ import { feedRoutes } from './feed/feed-routes.js';
 import { acpTools } from './mcp/acp-tools.js';
 import { ACP_TAG } from './openapi.js';
 import type { AcpOperation, AcpOperationKit } from './operation.js';
+import { AcpOrderEvents } from './order-events/order-events.js';
+import { orderWebhookOperations } from './order-events/order-webhook.js';
 import { delegatePaymentOperations } from './payment/delegate-payment.js';
 import { paymentHandlerRoutes } from './payment/payment-handler.js';
 import { acpRestPlugin } from './rest.js';
@@ -30,7 +32,7 @@ import { ACP_VERSION } from './version.js';
  * The operations served, each group a function of the kit that returns its operations
  * (docs/acp.md, Adding an operation).
  */
-export const ACP_OPERATION_GROUPS: readonly ((kit: AcpOperationKit) => readonly AcpOperation<any>[])[] = [checkoutOperations, cartOperations, delegatePaymentOperations];
+export const ACP_OPERATION_GROUPS: readonly ((kit: AcpOperationKit) => readonly AcpOperation<any>[])[] = [checkoutOperations, cartOperations, delegatePaymentOperations, orderWebhookOperations];
 
 export interface AcpPluginOptions {
   config: Config;
@@ -43,8 +45,10 @@ export interface AcpPluginOptions {
  * product feed of each market, and its changes pushed to an agent's Feed API when one
  * is configured (ACP_FEED_PUSH_URL), over webhook delivery; checkout sessions on the
  * sandbox's checkout sessions, carts on its carts, delegated payment on its delegated
- * payment tokens, and the simulated payment handler's documents; and at `/acp/mcp` the
- * release's MCP binding, the checkout sessions as tools over the same operations.
+ * payment tokens, the order webhook a sandbox key registers and its orders' events,
+ * over webhook delivery, and the simulated payment handler's documents; and at
+ * `/acp/mcp` the release's MCP binding, the checkout sessions as tools over the same
+ * operations.
  */
 export const acpPlugin = fp<AcpPluginOptions>(
   async (app: FastifyInstance, { config, clock }) => {
@@ -55,7 +59,8 @@ export const acpPlugin = fp<AcpPluginOptions>(
     // A push switched off must not keep the change log from being pruned.
     else await app.webhooks.retireChangeConsumer(FEED_PUSH_READER);
     const documents = new FeedDocuments(app.catalog, app.changeFeed, { cacheControl }, config.storefrontUrl);
-    const kit: AcpOperationKit = { config, catalog: app.catalog, sandbox: app.sandbox };
+    const orderEvents = new AcpOrderEvents(app.webhooks, app.sandbox, { publicBaseUrl: config.publicBaseUrl, allowPrivateTargets: config.webhooks.allowPrivateTargets });
+    const kit: AcpOperationKit = { config, catalog: app.catalog, sandbox: app.sandbox, orderEvents };
     const operations = ACP_OPERATION_GROUPS.flatMap((group) => group(kit));
     const signing = acpSigning(config.acp, clock);
     // Tool definitions, schemas and compiled validators: once per process, here.

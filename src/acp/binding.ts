@@ -33,9 +33,9 @@ export function fillPath(path: string, value: string): string {
 /** The id the path names (a checkout session's, a cart's), as the REST path and the MCP `id` argument take it. */
 export const PathId = Type.String({ minLength: 1, maxLength: 255, description: 'The id its creation answered.' });
 
-/** POST and PUT change something: each takes an idempotency key (required on REST) and runs once per key. */
+/** POST, PUT and DELETE change something: each takes an idempotency key (required on REST) and runs once per key. */
 export function changesState(method: string): boolean {
-  return method === 'POST' || method === 'PUT';
+  return method === 'POST' || method === 'PUT' || method === 'DELETE';
 }
 
 /** The request's protocol version is the one served, else 400 missing_api_version or unsupported_api_version. */
@@ -79,7 +79,7 @@ const IDEMPOTENCY_WORDING: IdempotencyWording = {
 export interface AcpExchange {
   request: FastifyRequest;
   reply: FastifyReply;
-  /** POSTs and PUTs only: REST's Idempotency-Key header, MCP's `meta.idempotency_key`. */
+  /** POSTs, PUTs and DELETEs only: REST's Idempotency-Key header, MCP's `meta.idempotency_key`. */
   idempotencyKey?: string;
 }
 

@@ -14,6 +14,8 @@ export const ACP_PATHS = {
   carts: '/acp/carts',
   /** Delegated payment, simulated (docs/acp.md, Delegated payment, simulated). */
   delegatePayment: '/acp/agentic_commerce/delegate_payment',
+  /** The order webhook of the calling sandbox key (docs/acp.md, Order events). */
+  orderWebhook: '/acp/sandbox/order_webhook',
   /** The simulated payment handler's schemas (docs/acp.md, The simulated payment handler). */
   paymentHandler: '/acp/payment-handler',
 } as const;

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { SandboxPrincipal } from '../sandbox/auth.js';
 import type { Scope } from '../sandbox/scopes.js';
 import type { SandboxServices } from '../sandbox/services.js';
+import type { AcpOrderEvents } from './order-events/order-events.js';
 
 /**
  * One ACP operation of the release, described once (docs/acp.md, Adding an operation):
@@ -14,16 +15,16 @@ import type { SandboxServices } from '../sandbox/services.js';
  * src/acp/binding.ts does: the key admitted, once per idempotency key.
  */
 export interface AcpOperation<Body = unknown> {
-  /** The release's operationId (`createCheckoutSession`). */
+  /** The release's operationId (`createCheckoutSession`), or the sandbox's own for what the release leaves out (`putOrderWebhook`). */
   name: string;
   title: string;
   /** The release's MCP tool (openrpc.agentic_checkout.json: `create_checkout_session`); none for an operation its MCP binding lacks. */
   mcpTool?: string;
   /** What it does; numbers from configuration rendered into it. */
   description: string;
-  /** POST and PUT need an Idempotency-Key and run once per key. */
-  method: 'GET' | 'POST' | 'PUT';
-  /** The release's path, appended to `/acp`, with at most one path parameter named as the release names it (`{checkout_session_id}`, `{id}`). */
+  /** POST, PUT and DELETE need an Idempotency-Key and run once per key. */
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** The release's path (or the sandbox's own), appended to `/acp`, with at most one path parameter named as the release names it (`{checkout_session_id}`, `{id}`). */
   path: string;
   /** The status of a success: 201 for the creations, else 200. */
   successStatus: 200 | 201;
@@ -57,4 +58,6 @@ export interface AcpOperationKit {
   config: Config;
   catalog: CatalogService;
   sandbox: SandboxServices;
+  /** The order webhooks of sandbox keys and their orders' events (docs/acp.md, Order events). */
+  orderEvents: AcpOrderEvents;
 }

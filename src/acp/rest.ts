@@ -32,12 +32,12 @@ const IdempotencyKey = Type.String({
   minLength: 1,
   maxLength: 255,
   description:
-    'Required on every POST and PUT (else 400 idempotency_key_required), echoed. Scoped to the key and the path: the same key and body replay the first answer (Idempotent-Replayed: true) for 24 h; the same key with another body is 422 idempotency_conflict.',
+    'Required on every POST, PUT and DELETE (else 400 idempotency_key_required), echoed. Scoped to the key and the path: the same key and body replay the first answer (Idempotent-Replayed: true) for 24 h; the same key with another body is 422 idempotency_conflict.',
 });
 
 /**
  * The ACP REST binding under `/acp`: one route per operation. Before an operation runs,
- * in this order: the API-Version is the one served, a POST or PUT carries an Idempotency-Key,
+ * in this order: the API-Version is the one served, a POST, PUT or DELETE carries an Idempotency-Key,
  * the signature holds (when a secret is configured), the body matches the operation,
  * and the bearer is a sandbox key with the operation's scope (counted against the
  * key's cart limit). Request-Id and Idempotency-Key are echoed on every answer. Errors
@@ -83,7 +83,7 @@ export async function acpRestPlugin(scope: FastifyInstance, { operations, kit, s
       },
       handler: async (request, reply) => {
         const id = parameter === undefined ? undefined : request.params[parameter];
-        // protocolHeaders made sure a POST or PUT has its key.
+        // protocolHeaders made sure a POST, PUT or DELETE has its key.
         const idempotencyKey = changes ? (request.headers['idempotency-key'] as string) : undefined;
         const outcome = await runAcpOperation(op, { ...(id !== undefined && { id }), body: request.body }, { request, reply, ...(idempotencyKey !== undefined && { idempotencyKey }) }, kit.sandbox);
         if (outcome.replayed) reply.header('idempotent-replayed', 'true');
@@ -100,7 +100,7 @@ function protocolHeaders(request: FastifyRequest, reply: FastifyReply): void {
   if (typeof idempotencyKey === 'string' && idempotencyKey !== '') reply.header('idempotency-key', idempotencyKey);
   requireServedVersion(version, 'Send the API-Version header');
   if (changesState(request.method) && (typeof idempotencyKey !== 'string' || idempotencyKey === '')) {
-    throw new AcpProblem(400, 'idempotency_key_required', 'Send an Idempotency-Key header (at most 255 characters; a UUID v4 is a good choice) on every POST and PUT.');
+    throw new AcpProblem(400, 'idempotency_key_required', 'Send an Idempotency-Key header (at most 255 characters; a UUID v4 is a good choice) on every POST, PUT and DELETE.');
   }
 }
 

@@ -6,11 +6,13 @@ import type { WebhookSubscriptionTable } from '../store/schema.js';
  * admin API to catalog events and signed as Standard Webhooks says; `ucp_order`, a UCP
  * platform's order webhook, whose events UCP writes and signs (src/ucp/order-events.ts);
  * `acp_feed`, an ACP agent's Feed API, to which ACP pushes changed products
- * (src/acp/feed/feed-push.ts).
+ * (src/acp/feed/feed-push.ts); `acp_order`, the order webhook an agent developer
+ * registered for a sandbox key, to which ACP sends its orders' events, signed with the
+ * subscription's secret (src/acp/order-events/order-events.ts).
  */
 export type SubscriptionKind = WebhookSubscriptionTable['kind'];
 
-export const SUBSCRIPTION_KINDS: readonly SubscriptionKind[] = ['catalog', 'ucp_order', 'acp_feed'];
+export const SUBSCRIPTION_KINDS: readonly SubscriptionKind[] = ['catalog', 'ucp_order', 'acp_feed', 'acp_order'];
 
 /** An attempt before it is signed: what a kind's signature may cover. */
 export interface UnsignedAttempt {
@@ -24,7 +26,7 @@ export interface UnsignedAttempt {
   occurredAt: Date;
   /** When this attempt is made. */
   sentAt: Date;
-  /** The subscription's secret; empty for kinds that sign with a key of their own. */
+  /** The subscription's secret (`catalog`, `acp_order`); empty for kinds that sign with a key of their own. */
   secret: string;
 }
 

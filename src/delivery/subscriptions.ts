@@ -147,19 +147,7 @@ export interface KindTarget {
 export async function kindSubscription(db: Kysely<Database>, target: KindTarget, now: Date): Promise<{ id: string; status: Subscription['status'] }> {
   await db
     .insertInto('webhook_subscriptions')
-    .values({
-      id: newId('whk'),
-      kind: target.kind,
-      url: target.url,
-      event_types: '[]',
-      description: target.description,
-      secret: '',
-      status: 'active',
-      paused_reason: null,
-      paused_at: null,
-      created_by: target.createdBy,
-      created_at: now.toISOString(),
-    })
+    .values(kindSubscriptionRow(target, '', now))
     .onConflict((conflict) => conflict.doNothing())
     .execute();
   return db
@@ -168,6 +156,42 @@ export async function kindSubscription(db: Kysely<Database>, target: KindTarget,
     .where('kind', '=', target.kind)
     .where('url', '=', target.url)
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * A new active subscription of `target`'s kind signed with `secret`, for kinds whose
+ * subscriptions belong to a client that registered them (`acp_order`): each is its own,
+ * whatever its URL. Returns its id.
+ */
+export async function insertClientSubscription(db: Kysely<Database>, target: KindTarget, secret: string, now: Date): Promise<string> {
+  const row = await db.insertInto('webhook_subscriptions').values(kindSubscriptionRow(target, secret, now)).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A new active subscription of `target`: its events are written for it, so it takes no event types. */
+function kindSubscriptionRow(target: KindTarget, secret: string, now: Date) {
+  return {
+    id: newId('whk'),
+    kind: target.kind,
+    url: target.url,
+    event_types: '[]',
+    description: target.description,
+    secret,
+    status: 'active' as const,
+    paused_reason: null,
+    paused_at: null,
+    created_by: target.createdBy,
+    created_at: now.toISOString(),
+  };
+}
+
+/** Points a client's subscription at `url`, and signs with `secret` from now on when one is given. */
+export async function retargetSubscription(db: Kysely<Database>, id: string, url: string, secret?: string): Promise<void> {
+  await db
+    .updateTable('webhook_subscriptions')
+    .set({ url, ...(secret !== undefined && { secret }) })
+    .where('id', '=', id)
+    .execute();
 }
 
 /**

@@ -18,12 +18,14 @@ import {
   deleteSubscription,
   deliveryRow,
   getSubscription,
+  insertClientSubscription,
   kindSubscription,
   listSubscriptions,
   pauseSubscription,
   pruneDeliveries,
   recentDeliveries,
   resumeSubscription,
+  retargetSubscription,
   delivery,
   type KindTarget,
   type NewSubscription,
@@ -117,10 +119,30 @@ export class WebhookService {
    * committed, so the event leaves at once rather than at the next WEBHOOK_POLL_MS.
    */
   async queue(trx: Db, target: KindTarget, event: { id: string; type: string }, payload: string): Promise<void> {
-    const now = this.#clock();
-    const subscription = await kindSubscription(trx, target, now);
-    if (subscription.status === 'paused') return;
-    await trx.insertInto('webhook_deliveries').values(deliveryRow(subscription.id, event, now.toISOString(), payload)).execute();
+    const subscription = await kindSubscription(trx, target, this.#clock());
+    await this.queueTo(trx, subscription.id, event, payload);
+  }
+
+  /** As {@link queue}, for the subscription `subscriptionId` (a client's, {@link subscribe}); nothing while it is paused or gone. */
+  async queueTo(trx: Db, subscriptionId: string, event: { id: string; type: string }, payload: string): Promise<void> {
+    const now = this.#clock().toISOString();
+    const subscription = await trx.selectFrom('webhook_subscriptions').select('status').where('id', '=', subscriptionId).executeTakeFirst();
+    if (subscription?.status !== 'active') return;
+    await trx.insertInto('webhook_deliveries').values(deliveryRow(subscriptionId, event, now, payload)).execute();
+  }
+
+  /**
+   * Makes an active subscription of `target`'s kind for a client that registers its own
+   * receiver (`acp_order`), signed with `secret`, in `trx`; returns its id. Each is its
+   * own, even for a URL another client registered.
+   */
+  subscribe(trx: Db, target: KindTarget, secret: string): Promise<string> {
+    return insertClientSubscription(trx, target, secret, this.#clock());
+  }
+
+  /** Points a client's subscription at another URL, and signs with `secret` from now on when one is given. */
+  retarget(trx: Db, id: string, url: string, secret?: string): Promise<void> {
+    return retargetSubscription(trx, id, url, secret);
   }
 
   /**

@@ -5,6 +5,7 @@ import { authenticate, type SandboxPrincipal } from './auth.js';
 import { whenAvailable } from './availability.js';
 import { SandboxCartService } from './cart-service.js';
 import { CheckoutSessionService } from './checkout/checkout-service.js';
+import { OrderWebhookService } from './order-webhooks.js';
 import { DelegatedPaymentService } from './payment/delegated-payments.js';
 import { protocolCartView, sandboxCartView, type ProtocolCartView } from './cart-views.js';
 import type { Clock } from './clock.js';
@@ -25,6 +26,8 @@ export interface SandboxServices {
   checkouts: CheckoutSessionService;
   /** Delegated payment tokens with allowances, which checkouts accept (ACP's delegated payment). */
   delegatedPayments: DelegatedPaymentService;
+  /** Each key's order webhook: which delivery subscription its orders' events go to (ACP's order events). */
+  orderWebhooks: OrderWebhookService;
   /** `scenario` rehearses a failure of issuance (unavailable, rate_limited) instead. */
   issueKey(scopes: readonly Scope[] | undefined, scenario?: Scenario): Promise<IssuedKey>;
   /** Throws 401 `sandbox_unauthorized`; `scope` is named in the 401 when given. */
@@ -45,6 +48,7 @@ export function buildSandboxServices(app: FastifyInstance, config: SandboxConfig
     protocolCarts: new SandboxCartService({ ...cartDeps, render: protocolCartView }),
     checkouts: new CheckoutSessionService({ ...cartDeps, delegatedPayments }),
     delegatedPayments,
+    orderWebhooks: new OrderWebhookService({ db, clock }),
     issueKey: async (scopes, scenario) => {
       failIfRehearsed(scenario, config.keyRateLimit);
       return issueKey(db, clock(), scopes);

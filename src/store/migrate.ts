@@ -11,6 +11,7 @@ import * as sandboxCheckouts from './migrations/0008-sandbox-checkouts.js';
 import * as webhookKinds from './migrations/0009-webhook-kinds.js';
 import * as sandboxPaymentTokens from './migrations/0010-sandbox-payment-tokens.js';
 import * as adminProductList from './migrations/0011-admin-product-list.js';
+import * as sandboxOrderWebhooks from './migrations/0012-sandbox-order-webhooks.js';
 
 /** Migrations live in code so the same list runs from `src` (tsx) and from `dist`. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0009-webhook-kinds': webhookKinds,
   '0010-sandbox-payment-tokens': sandboxPaymentTokens,
   '0011-admin-product-list': adminProductList,
+  '0012-sandbox-order-webhooks': sandboxOrderWebhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -25,6 +25,7 @@ export interface Database {
   sandbox_checkouts: SandboxCheckoutTable;
   sandbox_orders: SandboxOrderTable;
   sandbox_payment_tokens: SandboxPaymentTokenTable;
+  sandbox_order_webhooks: SandboxOrderWebhookTable;
   deployment_secrets: DeploymentSecretTable;
   change_log_readers: ChangeLogReaderTable;
   webhook_subscriptions: WebhookSubscriptionTable;
@@ -42,14 +43,19 @@ export interface WebhookSubscriptionTable {
   /**
    * `catalog`: subscribed through the admin API to catalog events; `ucp_order`: a UCP
    * platform's order webhook, one per URL, made by its first order; `acp_feed`: an ACP
-   * agent's Feed API, made by the first catalog change pushed there (src/delivery/kinds.ts).
+   * agent's Feed API, made by the first catalog change pushed there; `acp_order`: the order
+   * webhook a sandbox key registered for ACP's order events, one per key (src/delivery/kinds.ts).
    */
-  kind: 'catalog' | 'ucp_order' | 'acp_feed';
+  kind: 'catalog' | 'ucp_order' | 'acp_feed' | 'acp_order';
   url: string;
   /** JSON array of the catalog event types it takes; empty for kinds whose events are written for them. */
   event_types: string;
   description: string | null;
-  /** The Standard Webhooks signing secret of a `catalog` subscription, `whsec_<base64>`: kept to sign, never shown again after creation; empty for other kinds, which sign otherwise. */
+  /**
+   * The signing secret, kept to sign and never shown again after creation: a `catalog`
+   * subscription's Standard Webhooks secret, `whsec_<base64>`; an `acp_order` one's HMAC
+   * key; empty for other kinds, which sign otherwise.
+   */
   secret: string;
   status: 'active' | 'paused';
   paused_reason: string | null;
@@ -291,6 +297,17 @@ export interface SandboxPaymentTokenTable {
   merchant_id: string;
   /** When the allowance ends: a completion at or after it is declined. */
   allowance_expires_at: string;
+  created_at: string;
+  /** The key's expiry, for the purge. */
+  expires_at: string;
+}
+
+/** The order webhook a sandbox key registered (ACP's order events): its events go to the subscription, which holds the URL and the secret. */
+export interface SandboxOrderWebhookTable {
+  /** One per key. */
+  key_id: string;
+  /** The `acp_order` webhook subscription; deleting it deletes this. */
+  subscription_id: string;
   created_at: string;
   /** The key's expiry, for the purge. */
   expires_at: string;

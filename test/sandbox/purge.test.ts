@@ -12,7 +12,7 @@ const PURGED_WITHIN_MS = 30_000;
 
 async function rowCounts(sandbox: TestApp) {
   const { db } = sandbox.store;
-  const count = async (table: 'sandbox_keys' | 'sandbox_carts' | 'sandbox_checkouts' | 'sandbox_orders' | 'sandbox_payment_tokens' | 'sandbox_idempotency') =>
+  const count = async (table: 'sandbox_keys' | 'sandbox_carts' | 'sandbox_checkouts' | 'sandbox_orders' | 'sandbox_payment_tokens' | 'sandbox_order_webhooks' | 'sandbox_idempotency') =>
     Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   return {
     keys: await count('sandbox_keys'),
@@ -20,11 +20,17 @@ async function rowCounts(sandbox: TestApp) {
     checkouts: await count('sandbox_checkouts'),
     orders: await count('sandbox_orders'),
     paymentTokens: await count('sandbox_payment_tokens'),
+    orderWebhooks: await count('sandbox_order_webhooks'),
     idempotency: await count('sandbox_idempotency'),
   };
 }
 
-/** A key with a cart (made under an idempotency key), an open checkout session, a completed one with its order, and a delegated payment token. */
+/** The delivery subscriptions of order webhooks: each goes with its registration. */
+async function orderSubscriptions(sandbox: TestApp): Promise<number> {
+  return (await sandbox.store.db.selectFrom('webhook_subscriptions').select('id').where('kind', '=', 'acp_order').execute()).length;
+}
+
+/** A key with a cart and an order webhook (each made under an idempotency key), an open checkout session, a completed one with its order, and a delegated payment token. */
 async function keyWithEverything(sandbox: TestApp) {
   const token = await sandbox.newKey();
   const cartId = await completeCart(sandbox, token);
@@ -35,6 +41,8 @@ async function keyWithEverything(sandbox: TestApp) {
   const { order } = await checkouts.complete(principal, completed.id, APPROVED);
   const allowance = { maxAmount: 100, currency: 'EUR', checkoutId: open.id, merchantId: 'purge', expiresAt: sandbox.clock().toISOString() };
   await sandbox.app.sandbox.delegatedPayments.issue(principal, { cardNumber: '4242424242424242', allowance, rest: {} });
+  const webhook = await sandbox.call(token, 'PUT', '/acp/sandbox/order_webhook', { url: 'https://agent.example/order_events' }, { 'api-version': '2026-04-17', 'idempotency-key': `order-webhook-${token}` });
+  assert.equal(webhook.statusCode, 200, webhook.body);
   return { token, principal, cartId, open, order: order! };
 }
 
@@ -45,12 +53,14 @@ describe('purge of expired sandbox data', () => {
   });
   after(() => sandbox.close());
 
-  test('removes expired keys with their carts, checkout sessions and orders, and expired idempotency records, and keeps live ones', async () => {
+  test('removes expired keys with their carts, checkout sessions, orders and order webhooks, and expired idempotency records, and keeps live ones', async () => {
     const old = await keyWithEverything(sandbox);
     sandbox.advanceClock(12 * HOUR_MS);
     const live = await keyWithEverything(sandbox);
-    const each = (n: number) => ({ keys: n, carts: n, checkouts: 2 * n, orders: n, paymentTokens: n, idempotency: n });
+    // The cart and the order webhook each made under an idempotency key.
+    const each = (n: number) => ({ keys: n, carts: n, checkouts: 2 * n, orders: n, paymentTokens: n, orderWebhooks: n, idempotency: 2 * n });
     assert.deepEqual(await rowCounts(sandbox), each(2));
+    assert.equal(await orderSubscriptions(sandbox), 2);
 
     sandbox.advanceClock(12 * HOUR_MS);
     // Expired with its key: no longer found, even before the purge.
@@ -58,6 +68,7 @@ describe('purge of expired sandbox data', () => {
     assert.equal(expired.kind, 'not_found');
     assert.deepEqual(await purgeExpiredSandboxData(sandbox.store.db, sandbox.clock()), each(1));
     assert.deepEqual(await rowCounts(sandbox), each(1));
+    assert.equal(await orderSubscriptions(sandbox), 1);
     const carts = await sandbox.store.db.selectFrom('sandbox_carts').select('id').execute();
     assert.deepEqual(carts.map((row) => row.id), [live.cartId]);
     assert.notEqual(old.cartId, live.cartId);
@@ -68,6 +79,7 @@ describe('purge of expired sandbox data', () => {
     // 12 h later everything has expired.
     assert.deepEqual(await purgeExpiredSandboxData(sandbox.store.db, new Date(sandbox.clock().getTime() + 12 * HOUR_MS)), each(1));
     assert.deepEqual(await rowCounts(sandbox), each(0));
+    assert.equal(await orderSubscriptions(sandbox), 0);
   });
 });
 
@@ -84,7 +96,7 @@ describe('background purge', () => {
     await keyWithEverything(sandbox);
     sandbox.advanceClock(25 * HOUR_MS);
     const { value: counts } = await pollUntil(() => rowCounts(sandbox), (counts) => Object.values(counts).every((n) => n === 0), PURGED_WITHIN_MS);
-    assert.deepEqual(counts, { keys: 0, carts: 0, checkouts: 0, orders: 0, paymentTokens: 0, idempotency: 0 }, 'expired rows were not purged');
+    assert.deepEqual(counts, { keys: 0, carts: 0, checkouts: 0, orders: 0, paymentTokens: 0, orderWebhooks: 0, idempotency: 0 }, 'expired rows were not purged');
   });
 });
 

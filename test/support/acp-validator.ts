@@ -29,6 +29,8 @@ export const ACP_DOCUMENTS = {
   checkout: 'openapi.agentic_checkout.yaml',
   delegatePayment: 'openapi.delegate_payment.yaml',
   cart: 'openapi.cart.yaml',
+  /** The agent's receiver of order events: what the sandbox's order events are checked against (`WebhookEvent`). */
+  webhook: 'openapi.agentic_checkout_webhook.yaml',
 } as const;
 export type AcpDocument = keyof typeof ACP_DOCUMENTS;
 
@@ -45,6 +47,8 @@ export interface AcpValidator {
   answerErrors(document: AcpDocument, operationId: string, status: number, body: unknown): string[];
   /** What is wrong with `data` as a component schema of the document (`Error`, `CheckoutSession`...). */
   componentErrors(document: AcpDocument, name: string, data: unknown): string[];
+  /** What is wrong with `value` as the header parameter `name` of `operationId` (`Merchant-Signature` of postOrderEvents). */
+  headerErrors(document: AcpDocument, operationId: string, name: string, value: unknown): string[];
 }
 
 /** The validator, or why the tests that need it are skipped (`it(name, { skip }, ...)`). */
@@ -76,7 +80,7 @@ function load(): AcpValidatorUse {
   for (const schema of schemas.values()) ajv.addSchema(pointedAtIds(schema, ids));
   const documents = new Map<AcpDocument, Json>();
   for (const [name, file] of Object.entries(ACP_DOCUMENTS) as [AcpDocument, string][]) {
-    const document = mergeAllOf(pointedAtIds(parse(readFileSync(path.join(ACP_RELEASE_DIR, OPENAPI, file), 'utf8')) as Json, ids));
+    const document = mergeAllOf(pointedAtIds(linkDocuments(parse(readFileSync(path.join(ACP_RELEASE_DIR, OPENAPI, file), 'utf8')) as Json), ids));
     documents.set(name, document);
     ajv.addSchema({ ...document, $id: openApiId(name) });
   }
@@ -105,8 +109,25 @@ function load(): AcpValidatorUse {
         return schema === undefined ? [`${operationId} ${status} declares no JSON body`] : validateIn(document, schema, body);
       },
       componentErrors,
+      headerErrors(document, operationId, name, value) {
+        const parameters = (operationOf(documents.get(document)!, operationId).parameters ?? []) as Json[];
+        const parameter = parameters.find((entry) => entry.in === 'header' && String(entry.name).toLowerCase() === name.toLowerCase());
+        if (parameter === undefined) return [`${operationId} declares no header ${name}`];
+        return validateIn(document, parameter.schema as Json, value);
+      },
     },
   };
+}
+
+/**
+ * A reference to another document of the release (the webhook document's order is
+ * `./openapi.agentic_checkout.yaml#/components/schemas/Order`) pointed at that document
+ * as added here.
+ */
+function linkDocuments(document: Json): Json {
+  let text = JSON.stringify(document);
+  for (const [name, file] of Object.entries(ACP_DOCUMENTS) as [AcpDocument, string][]) text = text.replaceAll(`"$ref":"./${file}#`, `"$ref":"${openApiId(name)}#`);
+  return JSON.parse(text) as Json;
 }
 
 const openApiId = (document: AcpDocument) => `acp-openapi-${document}`;
@@ -159,8 +180,10 @@ function rebase(schema: Json, id: string): Json {
 function mergeAllOf(document: Json): Json {
   const schemas = document.components.schemas as Record<string, Json>;
   const resolved = (member: Json): Json => (typeof member.$ref === 'string' ? schemas[member.$ref.split('/').pop()!]! : member);
+  const local = (member: Json) => typeof member.$ref !== 'string' || member.$ref.startsWith('#/');
   for (const [name, schema] of Object.entries(schemas)) {
-    if (!Array.isArray(schema.allOf)) continue;
+    // An allOf of another document's schema (the webhook's EventDataOrder: the checkout's Order) is validated as it is.
+    if (!Array.isArray(schema.allOf) || !(schema.allOf as Json[]).every(local)) continue;
     const members = (schema.allOf as Json[]).map(resolved);
     if (members.some((member) => member.allOf !== undefined || (member.type !== undefined && member.type !== 'object'))) continue;
     const { allOf: _allOf, ...rest } = schema;

@@ -42,7 +42,7 @@ const COMPLETE_PATHS = { real_card_refused: '$.payment_data', unknown_instrument
  * the sandbox's protocol-neutral checkout sessions and simulated orders
  * (src/sandbox/checkout/), rendered by src/acp/checkout/session.ts.
  */
-export function checkoutOperations({ config, catalog, sandbox }: AcpOperationKit): AcpOperation<any>[] {
+export function checkoutOperations({ config, catalog, sandbox, orderEvents }: AcpOperationKit): AcpOperation<any>[] {
   const checkouts = sandbox.checkouts;
   const { publicBaseUrl } = config;
   const context = (notes: readonly AcpMessage[] = []) => ({ paymentHandlers: [acpPaymentHandler(publicBaseUrl)], continueUrl: config.storefrontUrl, publicBaseUrl, notes });
@@ -128,7 +128,7 @@ export function checkoutOperations({ config, catalog, sandbox }: AcpOperationKit
     name: 'completeCheckoutSession',
     mcpTool: 'complete_checkout_session',
     title: 'Complete a checkout session',
-    description: `Pays a ready session with payment_data { handler_id: "${ACP_PAYMENT_HANDLER_ID}", instrument: { type: "card", credential: { type, token } } }, the token a delegated one (POST /acp/agentic_commerce/delegate_payment: its allowance must cover the session, else the payment is declined) or one of the sandbox's fixed tokens: ${TOKENS}. Approved: the session is completed, a simulated order is made and the answer carries order { id, checkout_session_id, permalink_url }; buyer, when sent, is kept on it. Declined: 402 payment_declined, and the session stays as it was, ready for another token. Anything that looks like a real card number anywhere in the request is 400 real_card_refused, a token the sandbox does not know 400 unknown_instrument; nothing of it is stored or echoed. A session with errors to fix is 422 not_ready_for_payment. ${NOT_FOUND} ${NOT_MODIFIABLE} ${KEY}`,
+    description: `Pays a ready session with payment_data { handler_id: "${ACP_PAYMENT_HANDLER_ID}", instrument: { type: "card", credential: { type, token } } }, the token a delegated one (POST /acp/agentic_commerce/delegate_payment: its allowance must cover the session, else the payment is declined) or one of the sandbox's fixed tokens: ${TOKENS}. Approved: the session is completed, a simulated order is made and the answer carries order { id, checkout_session_id, permalink_url }; buyer, when sent, is kept on it. With an order webhook registered for the key (PUT /acp/sandbox/order_webhook), its events are sent there. Declined: 402 payment_declined, and the session stays as it was, ready for another token. Anything that looks like a real card number anywhere in the request is 400 real_card_refused, a token the sandbox does not know 400 unknown_instrument; nothing of it is stored or echoed. A session with errors to fix is 422 not_ready_for_payment. ${NOT_FOUND} ${NOT_MODIFIABLE} ${KEY}`,
     method: 'POST',
     path: '/checkout_sessions/{checkout_session_id}/complete',
     successStatus: 200,
@@ -147,7 +147,7 @@ export function checkoutOperations({ config, catalog, sandbox }: AcpOperationKit
       // The whole request is searched for card numbers, not only the credential.
       const payment = { token, credential: body };
       const changes = body.buyer ? { buyer: buyerOf(body.buyer) } : {};
-      const { session, order } = await wordingRefusals(() => checkouts.complete(principal, id!, payment, {}, changes), COMPLETE_PATHS);
+      const { session, order } = await wordingRefusals(() => checkouts.complete(principal, id!, payment, orderEvents.hooks(principal), changes), COMPLETE_PATHS);
       if (order === null) {
         const declined = session.problems.find((problem) => problem.kind === 'payment_declined');
         const reason = declined?.kind === 'payment_declined' ? declined.reason : 'generic';

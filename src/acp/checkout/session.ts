@@ -73,14 +73,17 @@ export function acpTotals(totals: TotalsView, shippingChosen: boolean) {
   ];
 }
 
-/** The completion's answer: the session and its order, whose permalink is the completed session (the release defines no order resource). */
+/** Where a simulated order is read: its completed session (the release defines no order resource). */
+export const orderPermalink = (publicBaseUrl: string, checkoutSessionId: string) => `${publicBaseUrl}${ACP_PATHS.checkoutSessions}/${checkoutSessionId}`;
+
+/** The completion's answer: the session and its order. */
 export function withOrder(session: Record<string, unknown>, orderId: string, publicBaseUrl: string): Record<string, unknown> {
   const id = session.id as string;
-  return { ...session, order: { id: orderId, checkout_session_id: id, permalink_url: `${publicBaseUrl}${ACP_PATHS.checkoutSessions}/${id}` } };
+  return { ...session, order: { id: orderId, checkout_session_id: id, permalink_url: orderPermalink(publicBaseUrl, id) } };
 }
 
 /** The release's Address requires name, line_one, city, state, country and postal_code: an address kept without one of them (made over UCP) is left out. */
-function releaseAddress(address: CheckoutAddress): Record<string, string> | undefined {
+export function releaseAddress(address: CheckoutAddress): Record<string, string> | undefined {
   const { name, line_one, line_two, city, state, country, postal_code } = address;
   if (name === undefined || line_one === undefined || city === undefined || state === undefined || postal_code === undefined) return undefined;
   return pickDefined({ name, line_one, line_two, city, state, country, postal_code });
@@ -108,7 +111,7 @@ function describedLine(variantId: string, quantity: number, item: LineItemView |
     item: { id: variantId },
     quantity,
     ...(item && {
-      name: item.variant_display_name === null ? item.title : `${item.title} (${item.variant_display_name})`,
+      name: itemName(item),
       ...(item.image_url !== null && { images: [item.image_url] }),
       product_id: item.product_id,
       sku: item.sku,
@@ -116,6 +119,9 @@ function describedLine(variantId: string, quantity: number, item: LineItemView |
     }),
   };
 }
+
+/** A line's name: the product title with the variant's option values. */
+export const itemName = (item: LineItemView) => (item.variant_display_name === null ? item.title : `${item.title} (${item.variant_display_name})`);
 
 function lineTotals(amount: number) {
   return [
