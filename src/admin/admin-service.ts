@@ -148,9 +148,7 @@ export class AdminService {
   }
 
   async getCategory(handle: string): Promise<StoredCategory> {
-    const category = (await storedCategories(this.db)).find((candidate) => candidate.handle === handle);
-    if (!category) throw new AdminProblem('NOT_FOUND', `No category has the handle ${handle}.`, 'GET /admin/v1/categories lists them; PUT /admin/v1/categories/{handle} creates one.');
-    return category;
+    return byHandle(await storedCategories(this.db), handle, 'category', 'categories');
   }
 
   /**
@@ -178,9 +176,7 @@ export class AdminService {
   }
 
   async getCollection(handle: string): Promise<CatalogFileCollection> {
-    const collection = (await storedCollections(this.db)).find((candidate) => candidate.handle === handle);
-    if (!collection) throw new AdminProblem('NOT_FOUND', `No collection has the handle ${handle}.`, 'GET /admin/v1/collections lists them; PUT /admin/v1/collections/{handle} creates one.');
-    return collection;
+    return byHandle(await storedCollections(this.db), handle, 'collection', 'collections');
   }
 
   async putCollection(actor: string, collection: CatalogFileCollection): Promise<{ created: boolean; collection: CatalogFileCollection }> {
@@ -210,6 +206,13 @@ export class AdminService {
   listAudit(query: AuditQuery) {
     return listAudit(this.db, query);
   }
+}
+
+/** The category or collection with `handle`, or 404 saying where they are listed and how one is made. */
+function byHandle<T extends { handle: string }>(all: readonly T[], handle: string, noun: string, plural: string): T {
+  const found = all.find((candidate) => candidate.handle === handle);
+  if (!found) throw new AdminProblem('NOT_FOUND', `No ${noun} has the handle ${handle}.`, `GET /admin/v1/${plural} lists them; PUT /admin/v1/${plural}/{handle} creates one.`);
+  return found;
 }
 
 function taxonomyEntry(action: string, targetType: 'category' | 'collection', handle: string, changes: unknown): AuditEntry {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import * as productListMigration from '../../src/store/migrations/0011-admin-product-list.js';
 import { catalog, category, collection, product, variant } from '../support/catalog-builder.js';
 import { ERP_TOKEN, adminClient, assertAdminError, withAdmin } from '../support/admin.js';
 import { useTestApp } from '../support/test-app.js';
@@ -123,6 +124,16 @@ describe('admin product list', () => {
     assert.deepEqual(await handles('q=item&limit=100'), PRODUCTS.filter((p) => p.handle.startsWith('item-')).map((p) => p.handle).sort());
     const paged = await allPages('q=item&limit=4');
     assert.deepEqual(paged, PRODUCTS.filter((p) => p.handle.startsWith('item-')).map((p) => p.handle).sort());
+  });
+
+  it('files the products of a store migrated from before the list under their categories, as the writers do', async () => {
+    const db = testApp.store.db as Parameters<typeof productListMigration.up>[0];
+    const filed = () => testApp.store.db.selectFrom('product_categories').selectAll().orderBy('category_handle').orderBy('product_id').execute();
+    const written = await filed();
+    assert.ok(written.length >= 20, 'the seed filed its products');
+    await productListMigration.down(db);
+    await productListMigration.up(db);
+    assert.deepEqual(await filed(), written);
   });
 
   it('refuses a bad limit, status, date, cursor, an empty query or an unknown parameter (400)', async () => {

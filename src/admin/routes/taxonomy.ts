@@ -1,178 +1,155 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TObject, type TSchema, type TString } from 'typebox';
 import { CatalogFileCategory, CatalogFileCollection } from '../../catalog/file/catalog-file-schema.js';
 import { MAX_CATEGORY_DEPTH } from '../../catalog/model/taxonomy.js';
 import { errorResponses, ok } from '../schemas.js';
 import { actorOf, security, type AdminRouteKit } from './shared.js';
 
-const requestId = Type.String({ format: 'uuid' });
 const AdminCategory = Type.Object({
   handle: CatalogFileCategory.properties.handle,
   parent: Type.Union([CatalogFileCategory.properties.handle, Type.Null()], { description: 'The parent category; null at the top.' }),
   titles: CatalogFileCategory.properties.titles,
 });
-const AdminCollection = Type.Object(CatalogFileCollection.properties);
-const CategoryParams = Type.Object({ handle: CatalogFileCategory.properties.handle });
-const CollectionParams = Type.Object({ handle: CatalogFileCollection.properties.handle });
-const CategoryBody = Type.Object(
-  { parent: Type.Optional(AdminCategory.properties.parent), titles: CatalogFileCategory.properties.titles },
-  { additionalProperties: false },
-);
-const CollectionBody = Type.Object({ titles: CatalogFileCollection.properties.titles }, { additionalProperties: false });
 
-const TREE_RULES = `The parent must exist; no category may end up in a cycle of parents, nor more than ${MAX_CATEGORY_DEPTH} levels below the top (the categories below this one included): the rules a catalog import enforces.`;
-const DEFINITIONS_NOTE = 'The public catalog serves the change (names, tree, the `category` filter) on this instance before the answer, and on every other within a second.';
+const DEFINITIONS_NOTE = 'The public catalog serves the change (names, tree, the `category` and `collection` filters) on this instance before the answer, and on every other within a second.';
+
+/** One kind of the taxonomy as the admin API serves it: its names, shapes, operations and what its writes refuse. */
+interface TaxonomyKind<Body extends TObject> {
+  /** `categories`: the path and the list's field. */
+  plural: string;
+  /** `category`: the resource's field. */
+  singular: string;
+  /** `Category`: in operation ids. */
+  name: string;
+  shape: TSchema;
+  handle: TString;
+  body: Body;
+  list(): Promise<unknown[]>;
+  get(handle: string): Promise<unknown>;
+  put(actor: string, handle: string, body: Static<Body>): Promise<{ created: boolean; entity: unknown }>;
+  remove(actor: string, handle: string): Promise<void>;
+  /** The PUT's summary, what it sets and refuses, and what deletion refuses. */
+  putSummary: string;
+  putDescription: string;
+  putRefusals: string;
+  inUse: string;
+}
 
 /** /admin/v1/categories and /admin/v1/collections: the taxonomy products are filed in. */
 export function taxonomyRoutes(app: FastifyInstance, { service }: AdminRouteKit): void {
-  app.get(
-    '/categories',
-    {
-      schema: {
-        operationId: 'adminListCategories',
-        tags: ['taxonomy'],
-        summary: 'List the categories',
-        description: 'Every category with its parent and its title per locale, in the catalog\'s order.',
-        security,
-        response: { 200: ok('The categories', Type.Object({ categories: Type.Array(AdminCategory), request_id: requestId })), ...errorResponses({}) },
-      },
+  taxonomyKindRoutes(app, {
+    plural: 'categories',
+    singular: 'category',
+    name: 'Category',
+    shape: AdminCategory,
+    handle: CatalogFileCategory.properties.handle,
+    body: Type.Object({ parent: Type.Optional(AdminCategory.properties.parent), titles: CatalogFileCategory.properties.titles }, { additionalProperties: false }),
+    list: () => service.listCategories(),
+    get: (handle) => service.getCategory(handle),
+    put: async (actor, handle, { parent, titles }) => {
+      const { created, category } = await service.putCategory(actor, { handle, parent: parent ?? null, titles });
+      return { created, entity: category };
     },
-    async (request) => ({ categories: await service.listCategories(), request_id: request.id }),
-  );
+    remove: (actor, handle) => service.deleteCategory(actor, handle),
+    putSummary: 'Create, rename or re-parent a category',
+    putDescription: `Sets the category's titles (one per locale; en required) and its parent (absent or null: at the top). The parent must exist; no category may end up in a cycle of parents, nor more than ${MAX_CATEGORY_DEPTH} levels below the top (the categories below this one included): the rules a catalog import enforces.`,
+    putRefusals: 'INVALID_REQUEST: a schema violation, an unknown parent, a cycle of parents or a tree too deep (details.problems).',
+    inUse: 'products are filed in it, or categories are below it',
+  });
+  taxonomyKindRoutes(app, {
+    plural: 'collections',
+    singular: 'collection',
+    name: 'Collection',
+    shape: Type.Object(CatalogFileCollection.properties),
+    handle: CatalogFileCollection.properties.handle,
+    body: Type.Object({ titles: CatalogFileCollection.properties.titles }, { additionalProperties: false }),
+    list: () => service.listCollections(),
+    get: (handle) => service.getCollection(handle),
+    put: async (actor, handle, { titles }) => {
+      const { created, collection } = await service.putCollection(actor, { handle, titles });
+      return { created, entity: collection };
+    },
+    remove: (actor, handle) => service.deleteCollection(actor, handle),
+    putSummary: 'Create or rename a collection',
+    putDescription: "Sets the collection's titles (one per locale; en required).",
+    putRefusals: 'INVALID_REQUEST: a schema violation (the message names the field).',
+    inUse: 'products are in it',
+  });
+}
 
-  app.get<{ Params: Static<typeof CategoryParams> }>(
-    '/categories/:handle',
-    {
-      schema: {
-        operationId: 'adminGetCategory',
-        tags: ['taxonomy'],
-        summary: 'Read a category',
-        security,
-        params: CategoryParams,
-        response: { 200: ok('The category', Type.Object({ category: AdminCategory, request_id: requestId })), ...errorResponses({ 404: 'NOT_FOUND: no category has this handle.' }) },
-      },
-    },
-    async (request) => ({ category: await service.getCategory(request.params.handle), request_id: request.id }),
-  );
-
-  app.put<{ Params: Static<typeof CategoryParams>; Body: Static<typeof CategoryBody> }>(
-    '/categories/:handle',
-    {
-      schema: {
-        operationId: 'adminPutCategory',
-        tags: ['taxonomy'],
-        summary: 'Create, rename or re-parent a category',
-        description: `Sets the category's titles (one per locale; en required) and its parent (absent or null: at the top). 201 when created (after the other categories), 200 when replaced; the handle never changes. ${TREE_RULES} ${DEFINITIONS_NOTE}`,
-        security,
-        params: CategoryParams,
-        body: CategoryBody,
-        response: {
-          200: ok('Replaced', Type.Object({ category: AdminCategory, request_id: requestId })),
-          201: ok('Created', Type.Object({ category: AdminCategory, request_id: requestId })),
-          ...errorResponses({ 400: 'INVALID_REQUEST: a schema violation, an unknown parent, a cycle of parents or a tree too deep (details.problems).' }),
-        },
-      },
-    },
-    async (request, reply) => {
-      const { created, category } = await service.putCategory(actorOf(request), { handle: request.params.handle, parent: request.body.parent ?? null, titles: request.body.titles });
-      return reply.code(created ? 201 : 200).send({ category, request_id: request.id });
-    },
-  );
-
-  app.delete<{ Params: Static<typeof CategoryParams> }>(
-    '/categories/:handle',
-    {
-      schema: {
-        operationId: 'adminDeleteCategory',
-        tags: ['taxonomy'],
-        summary: 'Delete a category',
-        description: `Deletes a category no product is filed in and no category is below; otherwise 409, naming how to find them. ${DEFINITIONS_NOTE}`,
-        security,
-        params: CategoryParams,
-        response: {
-          204: { description: 'Deleted', type: 'null' },
-          ...errorResponses({ 404: 'NOT_FOUND: no category has this handle.', 409: 'CONFLICT: products are filed in it, or categories are below it.' }),
-        },
-      },
-    },
-    async (request, reply) => {
-      await service.deleteCategory(actorOf(request), request.params.handle);
-      return reply.code(204).send();
-    },
-  );
+function taxonomyKindRoutes<Body extends TObject>(app: FastifyInstance, kind: TaxonomyKind<Body>): void {
+  const requestId = Type.String({ format: 'uuid' });
+  const one = Type.Object({ [kind.singular]: kind.shape, request_id: requestId });
+  const Params = Type.Object({ handle: kind.handle });
+  const notFound = { 404: `NOT_FOUND: no ${kind.singular} has this handle.` };
+  type Handle = { Params: Static<typeof Params> };
 
   app.get(
-    '/collections',
+    `/${kind.plural}`,
     {
       schema: {
-        operationId: 'adminListCollections',
+        operationId: `adminList${kind.plural[0]!.toUpperCase()}${kind.plural.slice(1)}`,
         tags: ['taxonomy'],
-        summary: 'List the collections',
-        description: 'Every collection with its title per locale, in the catalog\'s order.',
+        summary: `List the ${kind.plural}`,
+        description: `Every ${kind.singular} with its title per locale, in the catalog's order.`,
         security,
-        response: { 200: ok('The collections', Type.Object({ collections: Type.Array(AdminCollection), request_id: requestId })), ...errorResponses({}) },
+        response: { 200: ok(`The ${kind.plural}`, Type.Object({ [kind.plural]: Type.Array(kind.shape), request_id: requestId })), ...errorResponses({}) },
       },
     },
-    async (request) => ({ collections: await service.listCollections(), request_id: request.id }),
+    async (request) => ({ [kind.plural]: await kind.list(), request_id: request.id }),
   );
 
-  app.get<{ Params: Static<typeof CollectionParams> }>(
-    '/collections/:handle',
+  app.get<Handle>(
+    `/${kind.plural}/:handle`,
     {
       schema: {
-        operationId: 'adminGetCollection',
+        operationId: `adminGet${kind.name}`,
         tags: ['taxonomy'],
-        summary: 'Read a collection',
+        summary: `Read a ${kind.singular}`,
         security,
-        params: CollectionParams,
-        response: { 200: ok('The collection', Type.Object({ collection: AdminCollection, request_id: requestId })), ...errorResponses({ 404: 'NOT_FOUND: no collection has this handle.' }) },
+        params: Params,
+        response: { 200: ok(`The ${kind.singular}`, one), ...errorResponses(notFound) },
       },
     },
-    async (request) => ({ collection: await service.getCollection(request.params.handle), request_id: request.id }),
+    async (request) => ({ [kind.singular]: await kind.get(request.params.handle), request_id: request.id }),
   );
 
-  app.put<{ Params: Static<typeof CollectionParams>; Body: Static<typeof CollectionBody> }>(
-    '/collections/:handle',
+  app.put<Handle & { Body: Static<Body> }>(
+    `/${kind.plural}/:handle`,
     {
       schema: {
-        operationId: 'adminPutCollection',
+        operationId: `adminPut${kind.name}`,
         tags: ['taxonomy'],
-        summary: 'Create or rename a collection',
-        description: `Sets the collection's titles (one per locale; en required). 201 when created (after the other collections), 200 when replaced; the handle never changes. ${DEFINITIONS_NOTE}`,
+        summary: kind.putSummary,
+        description: `${kind.putDescription} 201 when created (after the other ${kind.plural}), 200 when replaced; the handle never changes. ${DEFINITIONS_NOTE}`,
         security,
-        params: CollectionParams,
-        body: CollectionBody,
-        response: {
-          200: ok('Replaced', Type.Object({ collection: AdminCollection, request_id: requestId })),
-          201: ok('Created', Type.Object({ collection: AdminCollection, request_id: requestId })),
-          ...errorResponses({}),
-        },
+        params: Params,
+        body: kind.body,
+        response: { 200: ok('Replaced', one), 201: ok('Created', one), ...errorResponses({ 400: kind.putRefusals }) },
       },
     },
     async (request, reply) => {
-      const { created, collection } = await service.putCollection(actorOf(request), { handle: request.params.handle, titles: request.body.titles });
-      return reply.code(created ? 201 : 200).send({ collection, request_id: request.id });
+      // Fastify's generic body type widens a schema type parameter; the schema has validated it.
+      const { created, entity } = await kind.put(actorOf(request), request.params.handle, request.body as Static<Body>);
+      return reply.code(created ? 201 : 200).send({ [kind.singular]: entity, request_id: request.id });
     },
   );
 
-  app.delete<{ Params: Static<typeof CollectionParams> }>(
-    '/collections/:handle',
+  app.delete<Handle>(
+    `/${kind.plural}/:handle`,
     {
       schema: {
-        operationId: 'adminDeleteCollection',
+        operationId: `adminDelete${kind.name}`,
         tags: ['taxonomy'],
-        summary: 'Delete a collection',
-        description: `Deletes a collection no product is in; otherwise 409, naming how to find them. ${DEFINITIONS_NOTE}`,
+        summary: `Delete a ${kind.singular}`,
+        description: `Deletes the ${kind.singular} unless ${kind.inUse}: then 409, naming how to find what is in the way. ${DEFINITIONS_NOTE}`,
         security,
-        params: CollectionParams,
-        response: {
-          204: { description: 'Deleted', type: 'null' },
-          ...errorResponses({ 404: 'NOT_FOUND: no collection has this handle.', 409: 'CONFLICT: products are in it.' }),
-        },
+        params: Params,
+        response: { 204: { description: 'Deleted', type: 'null' }, ...errorResponses({ ...notFound, 409: `CONFLICT: ${kind.inUse}.` }) },
       },
     },
     async (request, reply) => {
-      await service.deleteCollection(actorOf(request), request.params.handle);
+      await kind.remove(actorOf(request), request.params.handle);
       return reply.code(204).send();
     },
   );
