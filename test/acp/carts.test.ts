@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
-import { acpAgent, assertAcpError, type AcpRequest } from '../support/acp.js';
+import { describe, it } from 'node:test';
+import { assertAcpError, assertReplayed, useAcpShop, type AcpRequest } from '../support/acp.js';
 import { acpValidator } from '../support/acp-validator.js';
 import { principalOf } from '../support/checkout.js';
-import { assertSandboxError, SANDBOX_PRODUCTS } from '../support/sandbox.js';
-import { useTestApp } from '../support/test-app.js';
+import { assertSandboxError } from '../support/sandbox.js';
 
 const { validator, skip } = acpValidator();
 
@@ -13,20 +12,13 @@ const { validator, skip } = acpValidator();
  * /openapi.json and the release's openapi.cart.yaml for its operation and status.
  */
 describe('ACP carts', { skip }, () => {
-  const testApp = useTestApp({ catalog: SANDBOX_PRODUCTS });
-  const acp = acpAgent(() => testApp, () => validator!);
-  const ids: Record<string, string> = {};
-  let token: string;
-  before(async () => {
-    for (const sku of ['OIL', 'TEN', 'SOLD-OUT', 'DRAFT']) ids[sku] = await testApp.variantId(sku);
-    token = await testApp.newKey();
-  });
+  const shop = useAcpShop(() => validator!);
+  const { testApp, acp, ids, items } = shop;
 
-  const create = (body: unknown, request: AcpRequest = {}) => acp('createCart', 'POST', '/carts', { token, body, ...request }, 'cart');
-  const get = (id: string, request: AcpRequest = {}) => acp('getCart', 'GET', `/carts/${id}`, { token, ...request }, 'cart');
-  const update = (id: string, body: unknown, request: AcpRequest = {}) => acp('updateCart', 'PUT', `/carts/${id}`, { token, body, ...request }, 'cart');
-  const cancel = (id: string, request: AcpRequest = {}) => acp('cancelCart', 'POST', `/carts/${id}/cancel`, { token, ...request }, 'cart');
-  const items = (...skus: string[]) => skus.map((sku) => ({ id: ids[sku]! }));
+  const create = (body: unknown, request: AcpRequest = {}) => acp('createCart', 'POST', '/carts', { token: shop.token, body, ...request }, 'cart');
+  const get = (id: string, request: AcpRequest = {}) => acp('getCart', 'GET', `/carts/${id}`, { token: shop.token, ...request }, 'cart');
+  const update = (id: string, body: unknown, request: AcpRequest = {}) => acp('updateCart', 'PUT', `/carts/${id}`, { token: shop.token, body, ...request }, 'cart');
+  const cancel = (id: string, request: AcpRequest = {}) => acp('cancelCart', 'POST', `/carts/${id}/cancel`, { token: shop.token, ...request }, 'cart');
   const lines = (cart: any) => cart.line_items.map((line: any) => [line.id, line.quantity, line.unit_amount]);
   const amounts = (cart: any) => cart.totals.map((total: any) => [total.type, total.amount]);
   const errors = (cart: any) => cart.messages.filter((message: any) => message.type === 'error').map((message: any) => [message.code, message.content]);
@@ -55,7 +47,7 @@ describe('ACP carts', { skip }, () => {
     );
     assert.match(cart.messages[0].content, /simulated/);
     assert.equal(cart.continue_url, testApp.config.storefrontUrl);
-    assert.equal(cart.expires_at, (await principalOf(testApp, token)).expiresAt!.toISOString());
+    assert.equal(cart.expires_at, (await principalOf(testApp, shop.token)).expiresAt!.toISOString());
     assert.equal(cart.buyer, undefined);
     assert.equal(response.headers['cache-control'], 'no-store');
   });
@@ -103,7 +95,7 @@ describe('ACP carts', { skip }, () => {
     const read = await get(created.data.id);
     assert.equal(read.statusCode, 200, read.body);
     assert.equal(read.body, created.body);
-    const sandbox = await testApp.call(token, 'GET', `/sandbox/v1/carts/${created.data.id}`);
+    const sandbox = await testApp.call(shop.token, 'GET', `/sandbox/v1/carts/${created.data.id}`);
     assert.equal(sandbox.statusCode, 200, sandbox.body);
     assert.equal(sandbox.data.simulated, true);
     assert.equal(sandbox.data.currency, 'EUR');
@@ -116,7 +108,7 @@ describe('ACP carts', { skip }, () => {
       ],
     );
     // A change made through the sandbox's API is the ACP cart's too.
-    assert.equal((await testApp.call(token, 'POST', `/sandbox/v1/carts/${created.data.id}/items`, { variant_id: ids.TEN, quantity: 2 })).statusCode, 201);
+    assert.equal((await testApp.call(shop.token, 'POST', `/sandbox/v1/carts/${created.data.id}/items`, { variant_id: ids.TEN, quantity: 2 })).statusCode, 201);
     assert.deepEqual(lines((await get(created.data.id)).data), [
       [ids.OIL, 2, 1650],
       [ids.TEN, 3, 10],
@@ -155,7 +147,7 @@ describe('ACP carts', { skip }, () => {
     assert.match(again.data.message, /canceled/);
     assertAcpError(await get(created.data.id), 404, 'not_found');
     assertAcpError(await update(created.data.id, { line_items: items('TEN') }), 404, 'not_found');
-    assertSandboxError(await testApp.call(token, 'GET', `/sandbox/v1/carts/${created.data.id}`), 404, 'sandbox_not_found');
+    assertSandboxError(await testApp.call(shop.token, 'GET', `/sandbox/v1/carts/${created.data.id}`), 404, 'sandbox_not_found');
     // Without a body, too.
     const other = await create({ line_items: items('TEN') });
     assert.equal((await cancel(other.data.id)).statusCode, 200);
@@ -190,11 +182,8 @@ describe('ACP carts', { skip }, () => {
     const before = await cartCount();
     const first = await create(body, { headers });
     const replay = await create(body, { headers });
-    assert.equal(replay.statusCode, 201);
-    assert.equal(replay.body, first.body);
-    assert.equal(replay.headers['idempotent-replayed'], 'true');
-    assert.equal(first.headers['idempotent-replayed'], undefined);
-    assert.equal(replay.headers['idempotency-key'], 'acp-cart-replay-1');
+    assert.equal(first.statusCode, 201, first.body);
+    assertReplayed(first, replay, 'acp-cart-replay-1');
     assert.equal(await cartCount(), before + 1);
     assertAcpError(await create({ line_items: items('OIL') }, { headers }), 422, 'idempotency_conflict');
     const id = first.data.id;
@@ -203,8 +192,7 @@ describe('ACP carts', { skip }, () => {
     // Changed meanwhile: the replay is still the first answer, and does not run again.
     await update(id, { line_items: items('OIL') });
     const replayed = await update(id, { line_items: items('TEN', 'TEN') }, { headers: change });
-    assert.equal(replayed.body, updated.body);
-    assert.equal(replayed.headers['idempotent-replayed'], 'true');
+    assertReplayed(updated, replayed, 'acp-cart-replay-2');
     assert.deepEqual(lines((await get(id)).data), [[ids.OIL, 1, 1650]]);
     assertAcpError(await update(id, { line_items: items('TEN') }, { headers: change }), 422, 'idempotency_conflict');
     const canceling = { 'idempotency-key': 'acp-cart-replay-3' };
@@ -255,7 +243,7 @@ describe('ACP carts', { skip }, () => {
     const malformed = await testApp.client.request({
       method: 'PUT',
       url: `/acp/carts/${created.data.id}`,
-      headers: { 'api-version': '2026-04-17', 'idempotency-key': 'bad-json', authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { 'api-version': '2026-04-17', 'idempotency-key': 'bad-json', authorization: `Bearer ${shop.token}`, 'content-type': 'application/json' },
       payload: '{"line_items":',
     });
     assertAcpError(malformed, 400, 'invalid_request');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { acpSignature } from '../../src/acp/signatures.js';
-import { ACP_ADDRESS, acpAgent, assertAcpError, paymentData } from '../support/acp.js';
+import { ACP_ADDRESS, acpAgent, assertAcpError, assertReplayed, paymentData, useAcpShop } from '../support/acp.js';
 import { acpValidator } from '../support/acp-validator.js';
 import { orderCount } from '../support/checkout.js';
 import { SANDBOX_PRODUCTS } from '../support/sandbox.js';
@@ -14,23 +14,16 @@ const { validator, skip } = acpValidator();
  * and the release's openapi.agentic_checkout.yaml for its operation and status.
  */
 describe('ACP checkout sessions', { skip }, () => {
-  const testApp = useTestApp({ catalog: SANDBOX_PRODUCTS });
-  const acp = acpAgent(() => testApp, () => validator!);
-  const ids: Record<string, string> = {};
-  let token: string;
-  before(async () => {
-    for (const sku of ['OIL', 'TEN', 'SOLD-OUT', 'DRAFT']) ids[sku] = await testApp.variantId(sku);
-    token = await testApp.newKey();
-  });
+  const shop = useAcpShop(() => validator!);
+  const { testApp, acp, ids, items } = shop;
 
   const create = (body: unknown, request: { token?: string; headers?: Record<string, string | undefined> } = {}) =>
-    acp('createCheckoutSession', 'POST', '/checkout_sessions', { token, body, ...request });
-  const update = (id: string, body: unknown, headers?: Record<string, string>) => acp('updateCheckoutSession', 'POST', `/checkout_sessions/${id}`, { token, body, ...(headers && { headers }) });
-  const get = (id: string) => acp('getCheckoutSession', 'GET', `/checkout_sessions/${id}`, { token });
+    acp('createCheckoutSession', 'POST', '/checkout_sessions', { token: shop.token, body, ...request });
+  const update = (id: string, body: unknown, headers?: Record<string, string>) => acp('updateCheckoutSession', 'POST', `/checkout_sessions/${id}`, { token: shop.token, body, ...(headers && { headers }) });
+  const get = (id: string) => acp('getCheckoutSession', 'GET', `/checkout_sessions/${id}`, { token: shop.token });
   const complete = (id: string, body: unknown, headers?: Record<string, string>) =>
-    acp('completeCheckoutSession', 'POST', `/checkout_sessions/${id}/complete`, { token, body, ...(headers && { headers }) });
-  const cancel = (id: string, body?: unknown) => acp('cancelCheckoutSession', 'POST', `/checkout_sessions/${id}/cancel`, { token, ...(body !== undefined && { body }) });
-  const items = (...skus: string[]) => skus.map((sku) => ({ id: ids[sku]! }));
+    acp('completeCheckoutSession', 'POST', `/checkout_sessions/${id}/complete`, { token: shop.token, body, ...(headers && { headers }) });
+  const cancel = (id: string, body?: unknown) => acp('cancelCheckoutSession', 'POST', `/checkout_sessions/${id}/cancel`, { token: shop.token, ...(body !== undefined && { body }) });
   /** A session ready for payment: two oils and a ten-cent item, shipped to ACP_ADDRESS by the standard option. */
   const ready = async () => {
     const created = await create({ line_items: items('OIL', 'OIL', 'TEN'), currency: 'eur', capabilities: {}, fulfillment_details: { address: ACP_ADDRESS } });
@@ -182,11 +175,8 @@ describe('ACP checkout sessions', { skip }, () => {
     const headers = { 'idempotency-key': 'acp-replay-1' };
     const first = await create(body, { headers });
     const replay = await create(body, { headers });
-    assert.equal(replay.statusCode, 201);
-    assert.equal(replay.body, first.body);
-    assert.equal(replay.headers['idempotent-replayed'], 'true');
-    assert.equal(first.headers['idempotent-replayed'], undefined);
-    assert.equal(replay.headers['idempotency-key'], 'acp-replay-1');
+    assert.equal(first.statusCode, 201, first.body);
+    assertReplayed(first, replay, 'acp-replay-1');
     const conflict = await create({ ...body, currency: 'EUR' }, { headers });
     assertAcpError(conflict, 422, 'idempotency_conflict');
     const session = await ready();
@@ -209,7 +199,7 @@ describe('ACP checkout sessions', { skip }, () => {
     assertAcpError(missing, 400, 'missing_api_version');
     assert.equal(missing.headers['request-id'], 'trace-43');
     assertAcpError(await create(body, { headers: { 'api-version': '2026-01-16' } }), 400, 'unsupported_api_version');
-    assertAcpError(await acp('getCheckoutSession', 'GET', `/checkout_sessions/${echoed.data.id}`, { token, headers: { 'api-version': '2025-09-29' } }), 400, 'unsupported_api_version');
+    assertAcpError(await acp('getCheckoutSession', 'GET', `/checkout_sessions/${echoed.data.id}`, { token: shop.token, headers: { 'api-version': '2025-09-29' } }), 400, 'unsupported_api_version');
     assertAcpError(await create(body, { headers: { 'idempotency-key': undefined } }), 400, 'idempotency_key_required');
   });
 
@@ -248,7 +238,7 @@ describe('ACP checkout sessions', { skip }, () => {
     const malformed = await testApp.client.request({
       method: 'POST',
       url: '/acp/checkout_sessions',
-      headers: { 'api-version': '2026-04-17', 'idempotency-key': 'bad-json', authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { 'api-version': '2026-04-17', 'idempotency-key': 'bad-json', authorization: `Bearer ${shop.token}`, 'content-type': 'application/json' },
       payload: '{"line_items":',
     });
     assertAcpError(malformed, 400, 'invalid_request');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { ACP_ADDRESS, acpAgent, assertAcpError, delegationRequest, paymentData, type DelegationFields } from '../support/acp.js';
+import { ACP_ADDRESS, acpAgent, assertAcpError, assertReplayed, delegationRequest, paymentData, type DelegationFields } from '../support/acp.js';
 import { acpValidator } from '../support/acp-validator.js';
 import { orderCount } from '../support/checkout.js';
 import { SANDBOX_PRODUCTS } from '../support/sandbox.js';
@@ -126,8 +126,7 @@ describe('ACP delegated payment', { skip }, () => {
     const headers = { 'idempotency-key': 'delegate-replay' };
     const first = await delegate(body, { headers });
     const replay = await delegate(body, { headers });
-    assert.equal(replay.body, first.body);
-    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assertReplayed(first, replay, 'delegate-replay');
     assertAcpError(await delegate({ ...body, metadata: { campaign: 'other' } }, { headers }), 422, 'idempotency_conflict');
   });
 

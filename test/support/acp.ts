@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { before } from 'node:test';
 import type { AcpDocument, AcpValidator } from './acp-validator.js';
 import type { CheckedResponse } from './contract.js';
-import type { TestApp } from './test-app.js';
+import { SANDBOX_PRODUCTS } from './sandbox.js';
+import { useTestApp, type TestApp } from './test-app.js';
 
 export const ACP_VERSION = '2026-04-17';
 
@@ -86,9 +88,43 @@ export function acpAgent(testApp: () => TestApp, validator: () => AcpValidator) 
   };
 }
 
+/** Asserts that `replay` answers as `first` did for the Idempotency-Key `key`: the same status and bytes, said to be replayed, the key echoed. */
+export function assertReplayed(first: CheckedResponse, replay: CheckedResponse, key: string): void {
+  assert.equal(replay.statusCode, first.statusCode);
+  assert.equal(replay.body, first.body);
+  assert.equal(replay.headers['idempotent-replayed'], 'true');
+  assert.equal(first.headers['idempotent-replayed'], undefined);
+  assert.equal(replay.headers['idempotency-key'], key);
+}
+
 /** Asserts an error answer in the release's flat shape. */
 export function assertAcpError(response: CheckedResponse, status: number, code: string, type = 'invalid_request'): void {
   assert.equal(response.statusCode, status, response.body);
   assert.equal(response.data.code, code, response.body);
   assert.equal(response.data.type, type, response.body);
+}
+
+/** The SANDBOX_PRODUCTS SKUs the ACP tests put in carts and sessions: in stock, ten cents, sold out, a draft. */
+const SHOP_SKUS = ['OIL', 'TEN', 'SOLD-OUT', 'DRAFT'];
+
+/**
+ * A test app on SANDBOX_PRODUCTS as an ACP agent's shop: the agent calling it, the variant
+ * ids of SHOP_SKUS, `items(...)` as line items of those SKUs, and a sandbox key (`token`),
+ * made before the tests.
+ */
+export function useAcpShop(validator: () => AcpValidator) {
+  const testApp = useTestApp({ catalog: SANDBOX_PRODUCTS });
+  const ids: Record<string, string> = {};
+  const shop = {
+    testApp,
+    acp: acpAgent(() => testApp, validator),
+    ids,
+    token: '',
+    items: (...skus: string[]) => skus.map((sku) => ({ id: ids[sku]! })),
+  };
+  before(async () => {
+    for (const sku of SHOP_SKUS) ids[sku] = await testApp.variantId(sku);
+    shop.token = await testApp.newKey();
+  });
+  return shop;
 }
