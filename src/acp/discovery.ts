@@ -18,11 +18,11 @@ import { ACP_VERSION } from './version.js';
 export const DISCOVERY_CACHING: Caching = { cacheControl: 'public, max-age=3600' };
 
 /**
- * The release's services we serve, in the order of its enum: checkout sessions,
- * delegated payment and carts. Orders are not served, and the enum has no value for
- * the product feed (docs/acp.md, Discovery).
+ * The release's services we serve, in the order of its enum: checkout sessions, orders
+ * (the order events of completed sessions, sent to the key's order webhook), delegated
+ * payment and carts. The enum has no value for the product feed (docs/acp.md, Discovery).
  */
-const SERVICES = ['checkout', 'delegate_payment', 'carts'] as const;
+const SERVICES = ['checkout', 'orders', 'delegate_payment', 'carts'] as const;
 
 const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
 

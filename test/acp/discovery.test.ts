@@ -22,7 +22,7 @@ describe('GET /.well-known/acp.json, the ACP discovery document', () => {
     assertAcpValid(release.validator!, 'schema.agentic_checkout.json', 'DiscoveryResponse', response.data, 'the discovery document');
   });
 
-  it('is keyless and declares this release, REST under PUBLIC_BASE_URL and MCP, checkout, delegated payment and carts, the currencies and locales served', async () => {
+  it('is keyless and declares this release, REST under PUBLIC_BASE_URL and MCP, checkout, orders, delegated payment and carts, the currencies and locales served', async () => {
     const response = await testApp.app.inject({ url: URL });
     assert.equal(response.statusCode, 200);
     assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
@@ -30,7 +30,7 @@ describe('GET /.well-known/acp.json, the ACP discovery document', () => {
       protocol: { name: 'acp', version: '2026-04-17', supported_versions: ['2026-04-17'] },
       api_base_url: `${BASE}/acp`,
       transports: ['rest', 'mcp'],
-      capabilities: { services: ['checkout', 'delegate_payment', 'carts'], supported_currencies: ['eur', 'gbp'], supported_locales: ['en', 'it'] },
+      capabilities: { services: ['checkout', 'orders', 'delegate_payment', 'carts'], supported_currencies: ['eur', 'gbp'], supported_locales: ['en', 'it'] },
     });
   });
 
