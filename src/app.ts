@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { acpPlugin } from './acp/acp-plugin.js';
 import { ACP_PATHS } from './acp/endpoints.js';
 import { adminPlugin } from './admin/admin-plugin.js';
@@ -61,7 +61,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel, config.logFormat, process.stdout.isTTY === true),
     // One line per request instead of two: http/request-log.ts.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdGenerator(config.trustProxy),
     trustProxy: config.trustProxy,
     // Shutdown: idle keep-alive connections are closed at once and requests arriving on
