@@ -59,7 +59,7 @@ export const acpPlugin = fp<AcpPluginOptions>(
     // A push switched off must not keep the change log from being pruned.
     else await app.webhooks.retireChangeConsumer(FEED_PUSH_READER);
     const documents = new FeedDocuments(app.catalog, app.changeFeed, { cacheControl }, config.storefrontUrl);
-    const orderEvents = new AcpOrderEvents(app.webhooks, app.sandbox, { publicBaseUrl: config.publicBaseUrl, allowPrivateTargets: config.webhooks.allowPrivateTargets });
+    const orderEvents = new AcpOrderEvents(app.webhooks, app.sandbox, { publicBaseUrl: config.publicBaseUrl });
     const kit: AcpOperationKit = { config, catalog: app.catalog, sandbox: app.sandbox, orderEvents };
     const operations = ACP_OPERATION_GROUPS.flatMap((group) => group(kit));
     const signing = acpSigning(config.acp, clock);

@@ -49,6 +49,9 @@ export interface DeliveryKind {
   pausesWhenGivenUp: boolean;
 }
 
+/** Whether targets of `kind` must be https: WEBHOOK_ALLOW_PRIVATE_TARGETS (closed networks, tests) lifts it. */
+export const httpsRequired = (kind: DeliveryKind, allowPrivateTargets: boolean): boolean => kind.httpsOnly && !allowPrivateTargets;
+
 /**
  * Catalog webhooks: Standard Webhooks signatures with the subscription's secret over the
  * id, the attempt's time and the body; any http(s) target; a delivery given up pauses the

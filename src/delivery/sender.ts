@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { WebhookConfig } from '../config.js';
 import { OutboundError, type OutboundClient } from '../http/outbound.js';
 import type { Database } from '../store/schema.js';
-import type { DeliveryKind, SubscriptionKind } from './kinds.js';
+import { httpsRequired, type DeliveryKind, type SubscriptionKind } from './kinds.js';
 import { pauseSubscription } from './subscriptions.js';
 
 /** A lease outlives the attempt it covers (the attempt's time-out twice, and this): no other instance sends the delivery meanwhile. */
@@ -110,7 +110,7 @@ export async function attempt(db: Kysely<Database>, options: SenderOptions, row:
   let status: number | null = null;
   let error: string | null = null;
   const body = bodyOf(kind, row.payload);
-  if (kind.httpsOnly && !options.config.allowPrivateTargets && new URL(target.url).protocol !== 'https:') {
+  if (httpsRequired(kind, options.config.allowPrivateTargets) && new URL(target.url).protocol !== 'https:') {
     error = `the target is not an https URL, which ${target.kind} webhooks need`;
   } else if (body.error !== undefined) {
     error = body.error;

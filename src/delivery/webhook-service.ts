@@ -11,7 +11,7 @@ import { consumeChanges, type ChangeConsumer } from './change-consumers.js';
 import type { Db } from '../store/database.js';
 import { dispatch, startReading } from './dispatcher.js';
 import { TEST_EVENT_TYPE, type EventSource, type WebhookEvent } from './events.js';
-import { CATALOG_DELIVERY, type DeliveryKind, type SubscriptionKind } from './kinds.js';
+import { CATALOG_DELIVERY, httpsRequired, type DeliveryKind, type SubscriptionKind } from './kinds.js';
 import { attempt, claimDue, releaseClaims, type AttemptOutcome, type ClaimedDelivery, type SenderOptions } from './sender.js';
 import {
   createSubscription,
@@ -111,6 +111,12 @@ export class WebhookService {
     this.#kinds.set(name, kind);
   }
 
+  #kind(name: SubscriptionKind): DeliveryKind {
+    const kind = this.#kinds.get(name);
+    if (!kind) throw new Error(`No delivery kind ${name} is defined on this instance`);
+    return kind;
+  }
+
   /**
    * Writes `event`, whose attempts send `payload`, for `target`'s subscription (made on
    * first use) in `trx`, the transaction that makes the event, so both commit or neither
@@ -159,8 +165,22 @@ export class WebhookService {
     return retireChangeLogReader(this.#db, name);
   }
 
-  /** Why a target URL is refused at creation (a literal non-public address), or undefined. Names are checked when sending. */
-  refusedTarget(url: URL): string | undefined {
+  /**
+   * Why `text` is refused as a target of a subscription of `kind` when it is made, or
+   * undefined: not a URL, not http(s) (not https, for a kind that wants it), with
+   * credentials, or a literal address outside the allowed targets. Names are checked
+   * when sending.
+   */
+  refusedTarget(text: string, kind: SubscriptionKind): string | undefined {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      return 'it is not a URL';
+    }
+    const httpsOnly = httpsRequired(this.#kind(kind), this.#targets === 'any');
+    if (url.protocol !== 'https:' && (httpsOnly || url.protocol !== 'http:')) return `it must be an ${httpsOnly ? 'https' : 'http or https'} URL`;
+    if (url.username !== '' || url.password !== '') return 'it must carry no credentials';
     return literalAddressRefusal(url, this.#targets);
   }
 

@@ -48,13 +48,11 @@ export class AcpOrderEvents {
   readonly #webhooks: WebhookService;
   readonly #sandbox: SandboxServices;
   readonly #publicBaseUrl: string;
-  readonly #allowPrivateTargets: boolean;
 
-  constructor(webhooks: WebhookService, sandbox: SandboxServices, config: { publicBaseUrl: string; allowPrivateTargets: boolean }) {
+  constructor(webhooks: WebhookService, sandbox: SandboxServices, config: { publicBaseUrl: string }) {
     this.#webhooks = webhooks;
     this.#sandbox = sandbox;
     this.#publicBaseUrl = config.publicBaseUrl;
-    this.#allowPrivateTargets = config.allowPrivateTargets;
     webhooks.defineKind('acp_order', {
       // The release's receiver is https; WEBHOOK_ALLOW_PRIVATE_TARGETS relaxes it, as for every kind.
       httpsOnly: true,
@@ -74,11 +72,8 @@ export class AcpOrderEvents {
    * must not be private, loopback or link-local (a name is checked at each attempt, by
    * the guarded client).
    */
-  refusedTarget(url: URL): string | undefined {
-    const schemes = this.#allowPrivateTargets ? ['https:', 'http:'] : ['https:'];
-    if (!schemes.includes(url.protocol)) return `it must be an ${this.#allowPrivateTargets ? 'http or https' : 'https'} URL`;
-    if (url.username !== '' || url.password !== '') return 'it must carry no credentials';
-    return this.#webhooks.refusedTarget(url);
+  refusedTarget(url: string): string | undefined {
+    return this.#webhooks.refusedTarget(url, 'acp_order');
   }
 
   /**

@@ -93,18 +93,9 @@ export function webhookRoutes(app: FastifyInstance, { webhooks, webhookConfig }:
       },
     },
     async (request, reply) => {
-      let url: URL | undefined;
-      try {
-        url = new URL(request.body.url);
-      } catch {
-        url = undefined;
-      }
-      if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '') {
-        throw new AdminProblem('INVALID_REQUEST', 'Invalid request: body.url must be an http or https URL without credentials.', 'Send the URL the events should be POSTed to; nothing was written.');
-      }
-      const refused = webhooks.refusedTarget(url);
+      const refused = webhooks.refusedTarget(request.body.url, 'catalog');
       if (refused !== undefined) {
-        throw new AdminProblem('INVALID_REQUEST', `Invalid request: body.url is refused: ${refused}.`, 'Use a public address; nothing was written.');
+        throw new AdminProblem('INVALID_REQUEST', `Invalid request: body.url is refused: ${refused}.`, 'Send an http or https URL without credentials, at a public address; nothing was written.');
       }
       const { subscription, secret } = await webhooks.create(actorOf(request), request.body);
       return reply.code(201).send({ webhook: subscription, secret, request_id: request.id });
