@@ -15,9 +15,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../bench/service-process.js';
 import { commandLineOrExit } from '../src/lib/command-line.js';
 
 const HELP = `Usage: npx tsx tools/contract-check.ts [--prism PATH] [--verbose]
@@ -342,14 +342,6 @@ async function waitFor(url: string, anyStatus = false): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`${url} did not answer within a minute`);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 process.exitCode = await main();

@@ -1,9 +1,10 @@
 import type { Db } from '../../store/database.js';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../model/locales.js';
 import type { ServedDocument } from '../store/served-document.js';
+import { storedCategories, storedCollections } from '../store/write/taxonomy.js';
 import type { CatalogProduct, ProductText, Region } from './product.js';
 import type { StringPool } from './string-pool.js';
-import { Taxonomy, type Titles } from '../model/taxonomy.js';
+import { Taxonomy } from '../model/taxonomy.js';
 
 /** What products refer to: the regions (prices) and the taxonomy (categories and collections). */
 export async function loadDefinitions(db: Db): Promise<[Region[], Taxonomy]> {
@@ -11,14 +12,8 @@ export async function loadDefinitions(db: Db): Promise<[Region[], Taxonomy]> {
 }
 
 async function loadTaxonomy(db: Db): Promise<Taxonomy> {
-  const [categories, collections] = await Promise.all([
-    db.selectFrom('categories').selectAll().orderBy('position').orderBy('handle').execute(),
-    db.selectFrom('collections').selectAll().orderBy('position').orderBy('handle').execute(),
-  ]);
-  return new Taxonomy(
-    categories.map((row) => ({ handle: row.handle, parent: row.parent_handle, titles: JSON.parse(row.titles) as Titles })),
-    collections.map((row) => ({ handle: row.handle, titles: JSON.parse(row.titles) as Titles })),
-  );
+  const [categories, collections] = await Promise.all([storedCategories(db), storedCollections(db)]);
+  return new Taxonomy(categories, collections);
 }
 
 async function loadRegions(db: Db): Promise<Region[]> {
