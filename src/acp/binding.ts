@@ -76,7 +76,7 @@ const IDEMPOTENCY_WORDING: IdempotencyWording = {
 };
 
 /** The HTTP exchange an operation runs on (the REST request, or the MCP request of a tool call), and its idempotency key. */
-export interface AcpExchange {
+interface AcpExchange {
   request: FastifyRequest;
   reply: FastifyReply;
   /** POSTs, PUTs and DELETEs only: REST's Idempotency-Key header, MCP's `meta.idempotency_key`. */

@@ -15,7 +15,7 @@ import { ACP_VERSION } from './version.js';
  * an hour. The document changes only with a deployment or the currencies the catalog's
  * markets sell in; its ETag revalidates it cheaply after the hour.
  */
-export const DISCOVERY_CACHING: Caching = { cacheControl: 'public, max-age=3600' };
+const DISCOVERY_CACHING: Caching = { cacheControl: 'public, max-age=3600' };
 
 /**
  * The release's services we serve, in the order of its enum: checkout sessions, orders
@@ -57,7 +57,7 @@ export interface DiscoveryRouteOptions {
 }
 
 /** The discovery document as it is now: only the currencies follow the live catalog. */
-export function discoveryDocument({ publicBaseUrl, catalog, shippingAmounts }: Omit<DiscoveryRouteOptions, 'rateLimit'>): object {
+function discoveryDocument({ publicBaseUrl, catalog, shippingAmounts }: Omit<DiscoveryRouteOptions, 'rateLimit'>): object {
   return {
     protocol: { name: 'acp', version: ACP_VERSION, supported_versions: [ACP_VERSION] },
     api_base_url: `${publicBaseUrl}${ACP_PATHS.prefix}`,

@@ -12,10 +12,10 @@ import { FeedRenderer, goneProduct } from './feed-product.js';
 export const FEED_PUSH_READER = 'acp-feed';
 
 /** The deliveries' `event_type`, as operators see it in the admin API. */
-export const FEED_UPSERT = 'acp.feed.products_upserted';
+const FEED_UPSERT = 'acp.feed.products_upserted';
 
 /** Products per upsert: an import batch of 500 products is five requests of a size any Feed API takes. */
-export const PRODUCTS_PER_PUSH = 100;
+const PRODUCTS_PER_PUSH = 100;
 
 /** Who made the Feed API's subscription, as operators see it (`created_by`). */
 const CREATED_BY = 'acp';

@@ -14,7 +14,7 @@ import { ACP_VERSION } from '../version.js';
  * them uniformly as -32000 with its Error object in `error.data` (changelog 2026-04-17,
  * MCP Transport Binding; examples.mcp.agentic_checkout.json).
  */
-export const ACP_MCP_ERROR_CODE = -32000;
+const ACP_MCP_ERROR_CODE = -32000;
 
 const text = (maxLength: number, description: string) => Type.Optional(Type.String({ maxLength, description }));
 

@@ -21,7 +21,7 @@ const newSecret = () => `acp_whsec_${randomBytes(32).toString('base64url')}`;
  * The `Merchant-Signature` of a body sent at `unixSeconds`, as openapi.agentic_checkout_webhook.yaml
  * defines it: `t=<unix_seconds>,v1=<64 hex>`, the hex HMAC-SHA256 with the secret of `<t>.<raw body>`.
  */
-export function merchantSignature(secret: string, unixSeconds: number, body: string): string {
+function merchantSignature(secret: string, unixSeconds: number, body: string): string {
   return `t=${unixSeconds},v1=${createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex')}`;
 }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { WebhookConfig } from '../../config.js';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../delivery/events.js';
-import { SUBSCRIPTION_KINDS } from '../../delivery/kinds.js';
+import { SUBSCRIPTION_KINDS, type SubscriptionKind } from '../../delivery/kinds.js';
 import { DELIVERY_RETENTION_MS } from '../../delivery/subscriptions.js';
 import { AdminProblem } from '../errors.js';
 import { errorResponses, ok } from '../schemas.js';
@@ -60,6 +60,13 @@ const CreatedAnswer = Type.Object({
 const DeliveriesQuery = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }) }, { additionalProperties: false });
 
 const NOT_FOUND = 'NOT_FOUND: no webhook has this id.';
+
+/** What sends an event to a webhook of a kind that takes no test event. */
+const TEST_EVENT_INSTEAD: Record<Exclude<SubscriptionKind, 'catalog'>, string> = {
+  ucp_order: 'Complete a checkout as the platform to send it an order event.',
+  acp_order: 'Complete a checkout session with the sandbox key that registered it to send it its order events.',
+  acp_feed: 'Change a product of the catalog to push it an upsert.',
+};
 
 function notFound(): AdminProblem {
   return new AdminProblem('NOT_FOUND', 'No webhook has this id.', 'GET /admin/v1/webhooks lists them.');
@@ -206,7 +213,7 @@ export function webhookRoutes(app: FastifyInstance, { webhooks, webhookConfig }:
         throw new AdminProblem(
           'CONFLICT',
           `A ${webhook.kind} webhook takes only the events its feature writes for it: no test event is sent to it.`,
-          webhook.kind === 'ucp_order' ? 'Complete a checkout as the platform to send it an order event.' : 'Change a product of the catalog to push it an upsert.',
+          TEST_EVENT_INSTEAD[webhook.kind],
         );
       }
       if (webhook.status === 'paused') throw new AdminProblem('CONFLICT', 'The webhook is paused: nothing is sent to it.', 'POST /admin/v1/webhooks/{id}/resume first.');
