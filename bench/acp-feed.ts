@@ -35,7 +35,7 @@ Builds the server and runs it on a copy of the benchmark's cached catalog of --p
 (generated and imported into --cache-dir once), downloads the ACP product feed of
 --country in --locale as it is and gzipped (size, time to first byte, total, server RSS),
 then validates it product by product against the release's schema.feed.json.`;
-const { values } = commandLineOrExit(
+const { values, products } = commandLineOrExit(
   USAGE,
   {
     options: {
@@ -45,10 +45,7 @@ const { values } = commandLineOrExit(
       'cache-dir': { type: 'string', default: path.join(tmpdir(), 'vetrina-bench-cache') },
     },
   },
-  (parsed) => {
-    integerOption('--products', parsed.values.products, 1, MAX_GENERATED_PRODUCTS);
-    return parsed;
-  },
+  (parsed) => ({ ...parsed, products: integerOption('--products', parsed.values.products, 1, MAX_GENERATED_PRODUCTS) }),
 );
 
 const RSS_SAMPLE_MS = 100;
@@ -56,9 +53,11 @@ const RSS_SAMPLE_MS = 100;
 const ENVELOPE = { head: '{"products":[', tail: ']}' };
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+/** The release's schemas, when ../shared is beside the clone. */
+const release = acpValidator();
 
 await buildService();
-const store = await copyOfCachedStore(path.resolve(values['cache-dir']!), Number(values.products), 'vetrina-feed-');
+const store = await copyOfCachedStore(path.resolve(values['cache-dir']!), products, 'vetrina-feed-');
 const work = await mkdtemp(path.join(tmpdir(), 'vetrina-feed-download-'));
 const service = await startNodeProcess(['dist/server.js'], { DATA_DIR: store, CATALOG_SEED: 'none', LOG_LEVEL: 'warn', CATALOG_RATE_LIMIT: '0' }, '/readyz');
 try {
@@ -75,7 +74,6 @@ try {
   }
   await validate(file);
   const metadata = await (await fetch(`${service.url}/acp/feed/${values.country}/metadata.json?locale=${values.locale}`)).json();
-  const release = acpValidator();
   if (release.validator) {
     const errors = release.validator.errors('schema.feed.json', 'FeedMetadata', metadata);
     console.log(`metadata.json: ${JSON.stringify(metadata)}: ${errors.length === 0 ? 'valid FeedMetadata' : `INVALID: ${errors.join('; ')}`}`);
@@ -121,7 +119,6 @@ async function downloadTo(url: string, coding: 'identity' | 'gzip', file: string
 
 /** Validates the downloaded document against the release, a product at a time: it is too large to parse whole. */
 async function validate(file: string): Promise<void> {
-  const release = acpValidator();
   if (!release.validator) {
     console.log(`not validated: ${release.skip}`);
     process.exitCode = 1;

@@ -60,7 +60,7 @@ const READ_CONNECTIONS = 10;
 /** How often the service's RSS and heap in use are sampled during the updates. */
 const MEMORY_SAMPLE_MS = 60_000;
 
-const { values, readSeconds, updates, seconds, rowsPerRequest } = commandLineOrExit(
+const { values, products, readSeconds, updates, seconds, rowsPerRequest } = commandLineOrExit(
   USAGE,
   {
     options: {
@@ -80,7 +80,7 @@ const { values, readSeconds, updates, seconds, rowsPerRequest } = commandLineOrE
   ({ values }) => {
     const stores = [values['data-dir'], values['database-url'], values.products].filter((value) => value !== undefined);
     if (stores.length !== 1) throw new UsageError('give one store: --data-dir, --database-url or --products');
-    if (values.products !== undefined) integerOption('--products', values.products, 1, MAX_GENERATED_PRODUCTS);
+    const products = values.products === undefined ? undefined : integerOption('--products', values.products, 1, MAX_GENERATED_PRODUCTS);
     const readSeconds = integerOption('--read-seconds', values['read-seconds'], 0, 3600);
     if (readSeconds > 0 && !values.listeners) throw new UsageError('--read-seconds needs --listeners');
     const seconds = positiveNumberOption('--seconds', values.seconds, 86_400);
@@ -88,7 +88,7 @@ const { values, readSeconds, updates, seconds, rowsPerRequest } = commandLineOrE
       throw new UsageError(`--read-seconds ${readSeconds} leaves too little of --seconds ${seconds}: the second read window lies halfway through what follows the first`);
     }
     const updates = integerOption('--updates', values.updates, 1, 10_000_000);
-    return { values, readSeconds, updates, seconds, rowsPerRequest: integerOption('--rows-per-request', values['rows-per-request'], 1, 10_000) };
+    return { values, products, readSeconds, updates, seconds, rowsPerRequest: integerOption('--rows-per-request', values['rows-per-request'], 1, 10_000) };
   },
 );
 
@@ -104,7 +104,7 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 }
 
 await buildService();
-const copiedStore = values.products === undefined ? undefined : await copyOfCachedStore(path.resolve(values['cache-dir']!), Number(values.products), 'vetrina-live-');
+const copiedStore = products === undefined ? undefined : await copyOfCachedStore(path.resolve(values['cache-dir']!), products, 'vetrina-live-');
 const spawned = performance.now();
 const service = await startNodeProcess(
   [...values['node-options']!.split(' ').filter(Boolean), 'dist/server.js'],

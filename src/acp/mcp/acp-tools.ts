@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { HttpProblem, internalProblem } from '../../http/problem.js';
 import type { ToolSchemaCompiler } from '../../mcp/json-schema.js';
 import type { ToolContext, ToolDefinition } from '../../mcp/tool.js';
-import { pathParameter, PathId, requireServedVersion, runAcpOperation, verifySignature, type AcpSigning } from '../binding.js';
+import { changesState, pathParameter, PathId, requireServedVersion, runAcpOperation, verifySignature, type AcpSigning } from '../binding.js';
 import { AcpProblem, acpErrorBody, acpErrors } from '../errors.js';
 import type { AcpOperation, AcpOperationKit } from '../operation.js';
 import { signablePayload } from '../signatures.js';
@@ -91,7 +91,7 @@ export function acpTools(operations: readonly AcpOperation<any>[], { kit, schema
           const checked = input.check(args);
           if (!checked.ok) throw new AcpProblem(400, 'invalid_request', checked.message);
           const values = checked.args as ToolArguments;
-          const idempotencyKey = op.method === 'POST' ? values.meta.idempotency_key : undefined;
+          const idempotencyKey = changesState(op.method) ? values.meta.idempotency_key : undefined;
           const outcome = await runAcpOperation(
             op,
             { ...(takesId && { id: values.id }), body: op.body ? (values.payload ?? {}) : undefined },
