@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     throw error;
   });
   const address = await app.listen({ port: config.port, host: config.host });
-  app.log.info({ ms: Math.round(performance.now() - started), address, url: config.publicBaseUrl }, 'Vetrina is ready');
+  app.log.info({ ms: Math.round(performance.now() - started), address }, 'Vetrina is listening; /readyz answers 200 once the search index is built');
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -75,6 +75,10 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+
+  // A failed index build is logged where it fails (src/catalog/read-model/read-model.ts); the instance then never becomes ready.
+  const ready = await app.catalogReadModel.whenReady().then(() => true, () => false);
+  if (ready) app.log.info({ ms: Math.round(performance.now() - started), address, url: config.publicBaseUrl }, 'Vetrina is ready');
 }
 
 /** The SQLite file this start created, with its write-ahead log. */

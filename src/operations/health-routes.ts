@@ -53,7 +53,7 @@ export function healthRoutes(app: FastifyInstance, checkReadiness: () => Promise
         summary: 'Readiness: the instance can serve every route',
         security: [],
         description:
-          `Checks, each within 2 s: the store answers a query, the catalog read model is loaded, Redis answers a PING when REDIS_URL is set, and the webhook outbox moves: no catalog change has waited more than ${outboxStuckMs} ms (WEBHOOK_OUTBOX_STUCK_MS) to become webhook deliveries (a receiver that fails does not count: its deliveries wait for their retries). 503 names the failed checks; take the instance out of rotation until it answers 200 again (it recovers by itself). Catalog reads keep working while the store or Redis is down.`,
+          `Checks, each within 2 s: the store answers a query, the catalog read model is loaded and its search index built (in the seconds after start; searches sent before then wait for it), Redis answers a PING when REDIS_URL is set, and the webhook outbox moves: no catalog change has waited more than ${outboxStuckMs} ms (WEBHOOK_OUTBOX_STUCK_MS) to become webhook deliveries (a receiver that fails does not count: its deliveries wait for their retries). 503 names the failed checks; take the instance out of rotation until it answers 200 again (it recovers by itself). Catalog reads keep working while the store or Redis is down.`,
         response: {
           200: json('Ready', Readiness),
           '4xx': malformedRequestResponse,

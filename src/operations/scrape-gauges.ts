@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { CatalogReadModel } from '../catalog/read-model/read-model.js';
 import type { OutboxState, WebhookService } from '../delivery/webhook-service.js';
 import type { Db } from '../store/database.js';
@@ -10,8 +10,8 @@ import { withTimeout } from '../lib/with-timeout.js';
 const STORE_COUNT_TIMEOUT_MS = 2000;
 
 /**
- * Gauges read when Prometheus scrapes rather than kept up to date on every change: the
- * read model's size and version, and the live sandbox keys and carts in the store (two
+ * Series read when Prometheus scrapes rather than kept up to date on every change: the
+ * read model's size, version and search index, and the live sandbox keys and carts in the store (two
  * index range counts on `expires_at`). When the store does not answer, the sandbox series
  * are left out of that scrape rather than reported as zero.
  */
@@ -31,6 +31,25 @@ export function registerScrapeGauges(registry: Registry, db: Db, readModel: Cata
     registers: [registry],
     collect() {
       if (readModel.loaded) this.set(readModel.catalog.version);
+    },
+  });
+
+  new Gauge({
+    name: 'vetrina_catalog_unindexed_products',
+    help: 'Served products the search index does not hold yet: above zero only while it is built after start, when /readyz answers 503.',
+    registers: [registry],
+    collect() {
+      this.set(readModel.unindexedProducts);
+    },
+  });
+
+  new Counter({
+    name: 'vetrina_catalog_index_waits_total',
+    help: 'Catalog reads (searches, filtered or re-sorted lists) that waited for the search index: only those sent before /readyz answered 200.',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(readModel.searchesWaited);
     },
   });
 

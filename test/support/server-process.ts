@@ -27,8 +27,10 @@ export interface ServerProcess {
 /**
  * Runs `src/server.ts` as its own process, as production does, on a free port. `env`
  * adds to the test's environment: pass `DATABASE_URL: ''` to keep a child on SQLite.
+ * Resolves once the server is ready (its search index built), or with `until: 'listening'`
+ * as soon as it accepts connections.
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, { until = 'ready' }: { until?: 'listening' | 'ready' } = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: REPO_ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
@@ -56,7 +58,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
 
   let timer: NodeJS.Timeout | undefined;
   const ready = await Promise.race([
-    waitForLog((entry) => entry.msg === 'Vetrina is ready'),
+    waitForLog((entry) => (until === 'ready' ? entry.msg === 'Vetrina is ready' : String(entry.msg).startsWith('Vetrina is listening'))),
     exited.then((code) => Promise.reject(new Error(`server exited with ${code} before it was ready:\n${output()}`))),
     new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`server not ready within ${START_TIMEOUT_MS} ms:\n${output()}`)), START_TIMEOUT_MS);

@@ -78,6 +78,11 @@ export class LiveCatalog {
     return this.#unindexed.size === 0;
   }
 
+  /** Served products not in the search index yet. */
+  get unindexedCount(): number {
+    return this.#unindexed.size;
+  }
+
   /** Indexes up to `count` of the products a full build left unindexed; returns how many are left. */
   indexSome(count: number): number {
     for (const product of this.#unindexed) {

@@ -35,6 +35,7 @@ export class CatalogReadModel {
   #catchingUp: Promise<void> | undefined;
   #followedBy: Promise<void> | undefined;
   #searchable: Promise<void> = Promise.resolve();
+  #searchesWaited = 0;
   readonly #strings = new StringPool(STRING_POOL_CAPACITY);
   readonly #appliedListeners = new Set<(version: number) => void>();
 
@@ -53,9 +54,28 @@ export class CatalogReadModel {
   }
 
   /**
+   * Loaded and searchable: what /readyz waits for, so that no request routed to a ready
+   * instance waits for the search index.
+   */
+  get ready(): boolean {
+    return this.#catalog !== undefined && this.#catalog.searchable;
+  }
+
+  /** Served products the search index does not hold yet: all but zero only in the seconds after start. */
+  get unindexedProducts(): number {
+    return this.#catalog?.unindexedCount ?? 0;
+  }
+
+  /** Catalog reads that had to wait for the search index since start (`vetrina_catalog_index_waits_total`). */
+  get searchesWaited(): number {
+    return this.#searchesWaited;
+  }
+
+  /**
    * The full build, at start (after writing the documents of a store upgraded from before
    * they existed). The catalog is served as soon as it is loaded; its search index is
-   * built next, in the background, and searches wait for it (`whenSearchable`).
+   * built next, in the background, and the instance is not ready (`ready`) until it is
+   * built: searches that reach it before then wait for it (`whenSearchable`).
    */
   async load(): Promise<void> {
     const started = performance.now();
@@ -70,7 +90,14 @@ export class CatalogReadModel {
 
   /** Resolves once the served catalog can be searched: at once, except in the seconds after start. */
   whenSearchable(): Promise<void> {
-    return this.catalog.searchable ? Promise.resolve() : this.#searchable;
+    if (this.catalog.searchable) return Promise.resolve();
+    this.#searchesWaited++;
+    return this.#searchable;
+  }
+
+  /** Resolves once the instance is `ready`; rejects if building the search index failed. */
+  whenReady(): Promise<void> {
+    return this.#searchable;
   }
 
   async #index(catalog: LiveCatalog): Promise<void> {

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import Fastify from 'fastify';
+import { CatalogReadModel } from '../../src/catalog/read-model/read-model.js';
+import { CatalogWriter } from '../../src/catalog/store/catalog-writer.js';
+import { importCatalog } from '../../src/catalog/store/import-catalog.js';
+import { loadConfig } from '../../src/config.js';
+import { openStore } from '../../src/store/database.js';
+import { migrateToLatest } from '../../src/store/migrate.js';
+import { catalog, product, tempDir, type TempDir } from '../support/catalog-builder.js';
+import { isolatedServerEnv, type IsolatedServerEnv } from '../support/isolated-server-env.js';
+import { sample } from '../support/prometheus.js';
+import { startServerProcess } from '../support/server-process.js';
+
+/** Enough products that the search index is built over many turns of the event loop after the catalog is served. */
+const PRODUCTS = 10_000;
+const products = Array.from({ length: PRODUCTS }, (_, i) => product(`ready-${i}`, { title: `Ready product ${i}` }));
+
+describe('an instance is ready once its catalog is loaded and searchable', () => {
+  it('the read model is loaded but not ready while the index is built, and counts the reads that wait for it', async () => {
+    const store = openStore({ ...loadConfig({}), sqlitePath: ':memory:' });
+    try {
+      await migrateToLatest(store.db);
+      await importCatalog(new CatalogWriter(store.db), catalog(products.slice(0, 2500)));
+      const readModel = new CatalogReadModel(store.db, Fastify({ logger: false }).log);
+      await readModel.load();
+      // load() hands the catalog over after indexing its first page; the rest is indexed on later turns.
+      assert.equal(readModel.loaded, true);
+      assert.equal(readModel.ready, false);
+      assert.ok(readModel.unindexedProducts > 0, `${readModel.unindexedProducts} products left to index`);
+      assert.equal(readModel.searchesWaited, 0);
+
+      await readModel.whenSearchable();
+      assert.equal(readModel.searchesWaited, 1);
+      assert.equal(readModel.ready, true);
+      assert.equal(readModel.unindexedProducts, 0);
+      await readModel.whenSearchable();
+      assert.equal(readModel.searchesWaited, 1, 'a searchable catalog makes no read wait');
+    } finally {
+      await store.close();
+    }
+  });
+
+  describe('a server process starting on 10,000 products', () => {
+    let isolated: IsolatedServerEnv;
+    let dir: TempDir;
+
+    before(async () => {
+      isolated = await isolatedServerEnv();
+      dir = await tempDir();
+      const seed = await dir.writeJson('catalog.json', catalog(products));
+      // The first start imports the seed; the test starts the second, on a store that holds the catalog.
+      const seeding = await startServerProcess({ ...isolated.env, CATALOG_SEED: seed });
+      assert.equal(await seeding.stop(), 0);
+    });
+    after(async () => {
+      await isolated.cleanup();
+      await dir.remove();
+    });
+
+    it('answers /readyz 503 naming read_model until the index is built; a search right after 200 does not wait', async () => {
+      const server = await startServerProcess({ ...isolated.env, CATALOG_SEED: 'none' }, { until: 'listening' });
+      try {
+        const answers: { status: number; failed: string[] }[] = [];
+        for (;;) {
+          const response = await fetch(`${server.url}/readyz`);
+          const body = (await response.json()) as { failed: string[] };
+          answers.push({ status: response.status, failed: body.failed });
+          if (response.status === 200) break;
+        }
+        const search = await fetch(`${server.url}/public/v1/products?q=ready&limit=5`);
+        assert.equal(search.status, 200);
+        assert.equal(((await search.json()) as { products: unknown[] }).products.length, 5);
+
+        const notReady = answers.slice(0, -1);
+        assert.ok(notReady.length > 0, 'the index of 10,000 products is built over many turns: /readyz was polled meanwhile');
+        for (const answer of notReady) assert.deepEqual(answer, { status: 503, failed: ['read_model'] });
+        const metrics = await (await fetch(`${server.url}/metrics`)).text();
+        assert.equal(sample(metrics, 'vetrina_catalog_unindexed_products'), 0);
+        assert.equal(sample(metrics, 'vetrina_catalog_index_waits_total'), 0, 'no read after /readyz answered 200 waited for the index');
+        assert.equal(sample(metrics, 'vetrina_catalog_products'), PRODUCTS);
+        await server.waitForLog((entry) => entry.msg === 'Vetrina is ready');
+      } finally {
+        assert.equal(await server.stop(), 0);
+      }
+    });
+  });
+});
