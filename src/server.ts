@@ -1,5 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { buildApp } from './app.js';
+import { CatalogTooLargeError } from './catalog/read-model/heap-budget.js';
 import { seedProblem } from './catalog/store/seed.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { portProblem } from './http/port-probe.js';
@@ -48,6 +49,11 @@ async function main(): Promise<void> {
 
   const started = performance.now();
   const app = await buildApp({ config }).catch((error: unknown) => {
+    // A store that holds its whole catalog is kept for the next start, with more memory.
+    if (error instanceof CatalogTooLargeError) {
+      console.error(`Vetrina cannot start:\n  - ${error.message}`);
+      process.exit(EXIT_CONFIG);
+    }
     // A start that fails half-way (a seed file that is no catalog) leaves no half-made store behind.
     if (newSqliteFile) removeSqliteFile(config);
     throw error;

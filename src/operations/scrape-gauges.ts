@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { readHeap } from '../catalog/read-model/heap-budget.js';
 import type { CatalogReadModel } from '../catalog/read-model/read-model.js';
 import type { OutboxState, WebhookService } from '../delivery/webhook-service.js';
 import type { Db } from '../store/database.js';
@@ -40,6 +41,15 @@ export function registerScrapeGauges(registry: Registry, db: Db, readModel: Cata
     registers: [registry],
     collect() {
       this.set(readModel.unindexedProducts);
+    },
+  });
+
+  new Gauge({
+    name: 'vetrina_heap_limit_bytes',
+    help: "V8's heap limit: the heap in use (nodejs_heap_size_used_bytes) must stay well below it, or the process dies (docs/deploy.md, Memory).",
+    registers: [registry],
+    collect() {
+      this.set(readHeap().limit);
     },
   });
 

@@ -42,6 +42,12 @@ export async function loadProducts(db: Db, ids: readonly string[], strings: Stri
   return fromRows(await servedProducts(db).where('id', 'in', ids).execute(), strings);
 }
 
+/** How many products are served: what a full build will load. */
+export async function countServedProducts(db: Db): Promise<number> {
+  const row = await servedProducts(db).clearSelect().select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** Every served product, a page at a time in id order, for a full build of the read model. */
 export async function* loadAllProducts(db: Db, pageSize: number, strings: StringPool): AsyncGenerator<Map<string, CatalogProduct>> {
   let after = '';

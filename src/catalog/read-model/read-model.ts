@@ -5,7 +5,8 @@ import { chunks } from '../../store/chunks.js';
 import type { Db } from '../../store/database.js';
 import { changesAfter, readCatalogVersion } from '../store/change-log.js';
 import { LiveCatalog } from './live-catalog.js';
-import { loadAllProducts, loadDefinitions, loadProducts } from './load-products.js';
+import { HeapBudget, readHeap, type HeapReading } from './heap-budget.js';
+import { countServedProducts, loadAllProducts, loadDefinitions, loadProducts } from './load-products.js';
 import { writeMissingServedDocuments } from '../store/served-document.js';
 import { StringPool } from './string-pool.js';
 
@@ -39,9 +40,11 @@ export class CatalogReadModel {
   readonly #strings = new StringPool(STRING_POOL_CAPACITY);
   readonly #appliedListeners = new Set<(version: number) => void>();
 
+  /** @param heap Reads V8's heap while a full build loads (HeapBudget); the process's own unless a test gives numbers. */
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
+    private readonly heap: () => HeapReading = readHeap,
   ) {}
 
   get catalog(): LiveCatalog {
@@ -176,13 +179,20 @@ export class CatalogReadModel {
     }
   }
 
-  /** Reads the whole catalog in slices; the version is read first, so changes made meanwhile are applied next. */
+  /**
+   * Reads the whole catalog in slices; the version is read first, so changes made meanwhile
+   * are applied next. Throws CatalogTooLargeError, before the heap runs out, for a catalog
+   * this process's heap cannot hold.
+   */
   async #build(outcome: string): Promise<LiveCatalog> {
     const started = performance.now();
     const catalog = new LiveCatalog(await readCatalogVersion(this.db));
     catalog.setDefinitions(...(await loadDefinitions(this.db)));
+    // Counted after the version is read: products published meanwhile are applied next, not projected.
+    const budget = new HeapBudget(await countServedProducts(this.db), this.heap);
     for await (const page of loadAllProducts(this.db, PRODUCTS_PER_PAGE, this.#strings)) {
       catalog.add(page.values());
+      budget.check(catalog.products.length);
       await yieldToEventLoop();
     }
     catalog.sort();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
+import { CatalogTooLargeError, readHeap } from '../../src/catalog/read-model/heap-budget.js';
 import { CatalogReadModel } from '../../src/catalog/read-model/read-model.js';
 import { CatalogWriter } from '../../src/catalog/store/catalog-writer.js';
 import { importCatalog } from '../../src/catalog/store/import-catalog.js';
@@ -16,12 +17,33 @@ import { startServerProcess } from '../support/server-process.js';
 const PRODUCTS = 10_000;
 const products = Array.from({ length: PRODUCTS }, (_, i) => product(`ready-${i}`, { title: `Ready product ${i}` }));
 
-describe('an instance is ready once its catalog is loaded and searchable', () => {
-  it('the read model is loaded but not ready while the index is built, and counts the reads that wait for it', async () => {
+describe('an instance is ready once its catalog is loaded and searchable, and refuses one its heap cannot hold', () => {
+  /** A store of 2,500 products on in-memory SQLite, for the read model alone. */
+  async function withStore(use: (store: ReturnType<typeof openStore>) => Promise<void>): Promise<void> {
     const store = openStore({ ...loadConfig({}), sqlitePath: ':memory:' });
     try {
       await migrateToLatest(store.db);
       await importCatalog(new CatalogWriter(store.db), catalog(products.slice(0, 2500)));
+      await use(store);
+    } finally {
+      await store.close();
+    }
+  }
+
+  it('a catalog too large for the heap is refused while it loads, naming the numbers and the setting', () =>
+    withStore(async (store) => {
+      // The process's real heap in use, against a limit of 16 MiB.
+      const readModel = new CatalogReadModel(store.db, Fastify({ logger: false }).log, () => ({ ...readHeap(), limit: 16 * 2 ** 20 }));
+      await assert.rejects(readModel.load(), (error: unknown) => {
+        assert.ok(error instanceof CatalogTooLargeError);
+        assert.match(error.message, /With the catalog's 2,500 served products .* heap limit of 16 MiB; .* NODE_OPTIONS=--max-old-space-size=\d+/);
+        return true;
+      });
+      assert.equal(readModel.loaded, false);
+    }));
+
+  it('the read model is loaded but not ready while the index is built, and counts the reads that wait for it', () =>
+    withStore(async (store) => {
       const readModel = new CatalogReadModel(store.db, Fastify({ logger: false }).log);
       await readModel.load();
       // load() hands the catalog over after indexing its first page; the rest is indexed on later turns.
@@ -36,10 +58,7 @@ describe('an instance is ready once its catalog is loaded and searchable', () =>
       assert.equal(readModel.unindexedProducts, 0);
       await readModel.whenSearchable();
       assert.equal(readModel.searchesWaited, 1, 'a searchable catalog makes no read wait');
-    } finally {
-      await store.close();
-    }
-  });
+    }));
 
   describe('a server process starting on 10,000 products', () => {
     let isolated: IsolatedServerEnv;
@@ -79,6 +98,7 @@ describe('an instance is ready once its catalog is loaded and searchable', () =>
         assert.equal(sample(metrics, 'vetrina_catalog_unindexed_products'), 0);
         assert.equal(sample(metrics, 'vetrina_catalog_index_waits_total'), 0, 'no read after /readyz answered 200 waited for the index');
         assert.equal(sample(metrics, 'vetrina_catalog_products'), PRODUCTS);
+        assert.ok(sample(metrics, 'vetrina_heap_limit_bytes')! > sample(metrics, 'nodejs_heap_size_used_bytes')!, 'the heap limit is above the heap in use');
         await server.waitForLog((entry) => entry.msg === 'Vetrina is ready');
       } finally {
         assert.equal(await server.stop(), 0);
