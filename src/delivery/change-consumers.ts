@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { changeDetailsAfter } from '../catalog/store/change-log.js';
-import { advanceChangeLogReader, lockChangeLogReader, readChangeLogReader } from '../store/change-log-readers.js';
+import { advanceChangeLogReader, lockChangeLogReader, readChangeLogReader, registerChangeLogReader } from '../store/change-log-readers.js';
 import type { Database } from '../store/schema.js';
 
 /** Logged changes consumed per transaction. */
@@ -37,7 +37,13 @@ export async function consumeChanges(db: Kysely<Database>, consumer: ChangeConsu
   const upTo = consumer.upTo();
   // Read without a lock first: most rounds find nothing new, and need no write transaction.
   const seen = await readChangeLogReader(db, consumer.name);
-  if (seen === undefined || seen >= upTo) return 0;
+  if (seen === undefined) {
+    // Retired by an instance started without this consumer (a setting not yet rolled out to
+    // every instance, or switched off on one): follow again from the newest change.
+    await registerChangeLogReader(db, consumer.name, upTo);
+    return 0;
+  }
+  if (seen >= upTo) return 0;
   return db.transaction().execute(async (trx) => {
     const position = await lockChangeLogReader(trx, consumer.name);
     if (position === undefined || position >= upTo) return 0;

@@ -102,6 +102,18 @@ describe('ACP product feed: pushing changes to the Feed API', () => {
     await received((entry) => entry.id === vinegarId && entry.variants.length === 1);
   });
 
+  it('keeps pushing after an instance started without the push retired its change log reader', async () => {
+    const { acp } = testApp.config;
+    const withoutPush = await buildApp({ config: { ...testApp.config, acp: { ...acp, feedPush: undefined } }, store: testApp.store, logger: false });
+    await withoutPush.ready();
+    await withoutPush.close();
+    // It retired the reader as it started ('no push configured' below); the pushing
+    // instance's next round registers it again, at the newest change.
+    await pollUntil(() => readers(testApp), (names) => names.includes('acp-feed'), DELIVERED_WITHIN_MS);
+    await admin('POST', '/admin/v1/prices', { rows: [{ sku: 'VINEGAR', currency: 'GBP', amount: 733 }] });
+    await received((entry) => entry.variants[0]?.price?.amount === 733);
+  });
+
   it('retries an upsert the Feed API failed, through the delivery machinery', async () => {
     Object.assign(failing, { text: '"amount":1610', times: 2 });
     await admin('POST', '/admin/v1/prices', { rows: [{ sku: 'OIL', currency: 'GBP', amount: 1610 }] });
