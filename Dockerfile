@@ -4,11 +4,13 @@
 # so keep RUN steps relative to WORKDIR and free of the image's users.
 
 # Build: every dependency, then the TypeScript compile. Install scripts are skipped: tsc needs
-# none, and the runtime stage installs its own production dependencies.
+# none, and the runtime stage installs its own production dependencies. Neither stage
+# installs the npm workspaces (--workspaces=false): the typed client (clients/typescript)
+# is for storefronts, and the server neither builds nor runs it.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm npm ci --workspaces=false --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 # The embedded profile's data directory, created here so the runtime can copy it owned by `node`.
@@ -21,7 +23,7 @@ FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm npm ci --workspaces=false --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist
 COPY catalog ./catalog
 COPY --from=build --chown=node:node /app/data ./data

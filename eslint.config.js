@@ -23,7 +23,7 @@ const CATALOG_FORBIDDEN = [...featureFolders(['sandbox', 'mcp', 'operations', 'a
 const catalogRooms = (names) => names.flatMap((name) => [`**/${name}/**`, `./${name}/**`]);
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/'] },
+  { ignores: ['dist/', 'clients/typescript/dist/', 'node_modules/', 'data/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

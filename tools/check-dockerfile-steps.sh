@@ -99,6 +99,12 @@ while IFS= read -r line || [ -n "$line" ]; do
 done <"$repo/Dockerfile"
 
 [ -n "$cmd" ] && [ -n "$healthcheck" ] || fail "the Dockerfile needs a CMD and a HEALTHCHECK"
+# The typed client is the storefronts' (clients/typescript, an npm workspace): neither it
+# nor what only it depends on is in the image.
+while read -r package; do
+  [ ! -e "$workdir/node_modules/$package" ] || fail "the image has $package, which only the typed client (clients/typescript) needs"
+done < <(node -e 'const client = require(process.argv[1]); for (const name of [client.name, ...Object.keys(client.dependencies)]) console.log(name)' "$repo/clients/typescript/package.json")
+echo "== the typed client is not in the image"
 mapfile -t cmd_words < <(json_words "$cmd")
 mapfile -t health_words < <(json_words "$healthcheck")
 port=$(node -e 'const s = require("node:net").createServer().listen(0, () => { console.log(s.address().port); s.close(); })')
