@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
-import { createVetrinaClient, type VetrinaClient } from '../../clients/typescript/src/index.js';
+import { createVetrinaClient, type VetrinaClient, type VetrinaClientOptions } from '../../clients/typescript/src/index.js';
 import { adminClient, withAdmin } from '../support/admin.js';
 import { useTestApp } from '../support/test-app.js';
 
@@ -29,7 +29,7 @@ describe('the typed client (@vetrina/client) against a live server', () => {
     sent.push({ method: request.method, url: url.pathname + url.search, authorization: request.headers.get('authorization') });
     return fetch(request);
   };
-  const client = (options: { sandboxKey?: string; market?: { country?: string; currency?: string; locale?: string } } = {}): VetrinaClient =>
+  const client = (options: Pick<VetrinaClientOptions, 'sandboxKey' | 'market'> = {}): VetrinaClient =>
     createVetrinaClient({ baseUrl, fetch: recordingFetch, ...options });
   /** A purchasable, priced variant of the demo catalog in Italy, and its product's handle and SKU. */
   let buyable: { handle: string; variantId: string; sku: string };
