@@ -20,6 +20,7 @@ import { rateLimits } from './http/rate-limit.js';
 import { requestGuards } from './http/request-guards.js';
 import { requestIdGenerator, requestIdHeader } from './http/request-id.js';
 import { loggerOptions, requestLog } from './http/request-log.js';
+import { requestSpans } from './http/request-spans.js';
 import { closeUnfinishedRequestsOnShutdown } from './http/unfinished-requests.js';
 import { createValidatorCompilerFactory } from './http/validation.js';
 import { openStore, type Store } from './store/database.js';
@@ -88,6 +89,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // already build exactly the contract's shapes. serializeJson reuses the text of
   // rendered products between responses.
   app.setSerializerCompiler(() => serializeJson);
+
+  // First, so that every route is traced and each request's span is active in every hook after it.
+  if (config.tracing.endpoint) await app.register(await requestSpans());
 
   const store = options.store ?? openStore(config);
   if (!options.store) app.addHook('onClose', async () => store.close());

@@ -26,6 +26,7 @@ export interface Config {
   trustProxy: string[] | false;
   /** When set, GET /metrics answers only `Authorization: Bearer <metricsToken>`. */
   metricsToken: string | undefined;
+  tracing: TracingConfig;
   logLevel: string;
   /** JSON lines, readable lines (pino-pretty), or readable ones only when standard output is a terminal. */
   logFormat: LogFormat;
@@ -65,6 +66,17 @@ export interface Config {
   webhooks: WebhookConfig;
   ucp: UcpConfig;
   acp: AcpConfig;
+}
+
+/**
+ * OpenTelemetry tracing (src/operations/tracing.ts). The SDK reads the other standard
+ * OTEL_* variables (headers, sampler, resource attributes, limits) itself.
+ */
+export interface TracingConfig {
+  /** Where traces are sent (OTLP over HTTP); undefined: tracing is off and its SDK never loaded. */
+  endpoint: string | undefined;
+  /** The traces' `service.name`. */
+  serviceName: string;
 }
 
 /** The Agentic Commerce Protocol surface (docs/acp.md). */
@@ -239,6 +251,10 @@ export function loadConfig(env: Env = process.env): Config {
     redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'vetrina:'),
     trustProxy: read.trustProxy('TRUST_PROXY'),
     metricsToken: read.optionalSecret('METRICS_TOKEN', 16),
+    tracing: {
+      endpoint: read.optionalUrl('OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
+      serviceName: read.string('OTEL_SERVICE_NAME', 'vetrina'),
+    },
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     logFormat: read.oneOf('LOG_FORMAT', 'auto', LOG_FORMATS) as LogFormat,
     publicBaseUrl,

@@ -12,9 +12,9 @@ const USAGE = `usage: node dist/server.js   (npm start builds dist/ first when t
 Runs Vetrina: the catalog API, the sandbox, the MCP servers and the developer portal on
 http://HOST:PORT (default http://127.0.0.1:3000). Every setting comes from the
 environment (README.md, Configuration), e.g. PORT, HOST, DATA_DIR, DATABASE_URL,
-REDIS_URL, CATALOG_SEED, CATALOG_RATE_LIMIT, LOG_LEVEL, LOG_FORMAT, ADMIN_TOKENS; a bad
-value stops it with a message naming the setting. SIGTERM or SIGINT stop it gracefully
-(exit 0). Takes no options.`;
+REDIS_URL, CATALOG_SEED, CATALOG_RATE_LIMIT, LOG_LEVEL, LOG_FORMAT, ADMIN_TOKENS,
+OTEL_EXPORTER_OTLP_ENDPOINT (tracing); a bad value stops it with a message naming the
+setting. SIGTERM or SIGINT stop it gracefully (exit 0). Takes no options.`;
 
 /** sysexits' EX_CONFIG: a setting stops the start (a bad value, or what it names is unusable). */
 const EXIT_CONFIG = 78;
@@ -48,6 +48,8 @@ async function main(): Promise<void> {
   }
 
   const started = performance.now();
+  // Imported only when on: with tracing off the OpenTelemetry SDK is never loaded.
+  const tracing = config.tracing.endpoint ? (await import('./operations/tracing.js')).startTracing(config.tracing) : undefined;
   const app = await buildApp({ config }).catch((error: unknown) => {
     // A store that holds its whole catalog is kept for the next start, with more memory.
     if (error instanceof CatalogTooLargeError) {
@@ -71,13 +73,17 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     timer.unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'error while shutting down');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      // The spans of the last requests go out before the process ends.
+      .then(() => tracing?.shutdown())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'error while shutting down');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -1,3 +1,4 @@
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type McpServer, type StandardSchemaWithJSON, type ToolAnnotations } from '@modelcontextprotocol/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { serializeJson } from '../http/json-serializer.js';
@@ -103,6 +104,32 @@ export function bindTools(server: McpServer, tools: readonly ToolDefinition[], c
   server.server.setRequestHandler('tools/call', async ({ params }) => {
     const tool = byName.get(params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
-    return server.server.projectCallToolResult(await tool.call(params.arguments ?? {}, context), undefined);
+    const result = await traced(tool.name, () => tool.call(params.arguments ?? {}, context));
+    return server.server.projectCallToolResult(result, undefined);
+  });
+}
+
+const tracer = trace.getTracer('vetrina/mcp');
+
+/**
+ * A span per tool call, named as OpenTelemetry's MCP conventions name it (`tools/call
+ * <tool>`), under the span of the HTTP request it arrived on, so the call's queries and
+ * Redis commands are under it. Without a traced request (tracing off) the call runs as it is.
+ */
+async function traced(name: string, call: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  if (!trace.getActiveSpan()) return call();
+  const attributes = { 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name };
+  return tracer.startActiveSpan(`tools/call ${name}`, { attributes }, async (span) => {
+    try {
+      const result = await call();
+      if (result.isError) span.setAttribute('error.type', 'tool_error').setStatus({ code: SpanStatusCode.ERROR });
+      return result;
+    } catch (error) {
+      span.recordException(error instanceof Error ? error : String(error));
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      span.end();
+    }
   });
 }

@@ -26,11 +26,15 @@ const json = (description: string, schema: object) => ({ description, content: {
 /** Probes answer every time, and are never cached by anything in between. */
 const NO_STORE = { 'cache-control': 'no-store' };
 
+/** A probe every few seconds per instance would bury the traces of real requests (@fastify/otel's per-route switch). */
+export const UNTRACED = { otel: false };
+
 /** Liveness and readiness for orchestrators and load balancers; no rate limit applies to either. */
 export function healthRoutes(app: FastifyInstance, checkReadiness: () => Promise<ReadinessReport>, outboxStuckMs: number): void {
   app.get(
     '/healthz',
     {
+      config: UNTRACED,
       schema: {
         operationId: 'getLiveness',
         tags: ['operations'],
@@ -47,6 +51,7 @@ export function healthRoutes(app: FastifyInstance, checkReadiness: () => Promise
   app.get(
     '/readyz',
     {
+      config: UNTRACED,
       schema: {
         operationId: 'getReadiness',
         tags: ['operations'],

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { Registry } from 'prom-client';
 import { malformedRequestResponse, rateLimitedResponse } from '../catalog/public-api/routes/shared.js';
+import { UNTRACED } from './health-routes.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
@@ -33,6 +34,8 @@ export function metricsRoute(app: FastifyInstance, registry: Registry, token: st
   app.get(
     '/metrics',
     {
+      // Scraped every few seconds, like the probes.
+      config: UNTRACED,
       schema: {
         operationId: 'getMetrics',
         tags: ['operations'],

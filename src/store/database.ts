@@ -5,6 +5,7 @@ import SQLite from 'libsql';
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { querySpans, type DatabaseSystem } from './query-spans.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -16,8 +17,13 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** PostgreSQL when DATABASE_URL is set, else the embedded SQLite file (or memory). */
-export function openStore(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'sqlitePath'>): Store {
+/**
+ * PostgreSQL when DATABASE_URL is set, else the embedded SQLite file (or memory). With
+ * tracing on, every query of a traced operation is a span (query-spans.ts); off, Kysely
+ * is given no log and runs its queries as they are.
+ */
+export function openStore(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'sqlitePath'> & Partial<Pick<Config, 'tracing'>>): Store {
+  const log = (system: DatabaseSystem) => (config.tracing?.endpoint ? querySpans(system) : undefined);
   if (config.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
@@ -38,7 +44,7 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'databasePoolSize
     // sandbox), and the pool drops it when it is released.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: log('postgresql') });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   if (config.sqlitePath !== ':memory:') fs.mkdirSync(path.dirname(config.sqlitePath), { recursive: true });
@@ -53,7 +59,7 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'databasePoolSize
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }), log: log('sqlite') });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       redisKeyPrefix: 'vetrina:',
       trustProxy: false,
       metricsToken: undefined,
+      tracing: { endpoint: undefined, serviceName: 'vetrina' },
       logLevel: 'info',
       logFormat: 'auto',
       publicBaseUrl: 'http://127.0.0.1:3000',
@@ -131,6 +132,7 @@ describe('loadConfig', () => {
     [{ STOREFRONT_URL: 'https://shop\r.example' }, /^STOREFRONT_URL must be a URL without spaces, line breaks/],
     [{ DATABASE_URL: 'mysql://db/vetrina' }, /^DATABASE_URL must be a postgres: or postgresql:\/\/ URL/],
     [{ REDIS_URL: 'http://cache' }, /^REDIS_URL must be a redis: or rediss:\/\/ URL/],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4317' }, /^OTEL_EXPORTER_OTLP_ENDPOINT must be a http: or https:\/\/ URL/],
     [{ SANDBOX_SHIPPING_AMOUNTS: 'EUR:4.90' }, /^SANDBOX_SHIPPING_AMOUNTS must look like "EUR:490,GBP:450"/],
     [{ SANDBOX_PUBLIC_KEY: 'sbx_live_public_key' }, /^SANDBOX_PUBLIC_KEY must start with "sbx_test_"/],
     // Longer than any key authentication accepts: it could never be used.
