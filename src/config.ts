@@ -184,6 +184,8 @@ export interface AdminConfig {
   rateLimit: number;
   /** The largest catalog file POST /admin/v1/imports accepts. */
   importMaxBytes: number;
+  /** Ended import jobs kept; older ones are deleted as new ones are created. */
+  importJobsRetained: number;
 }
 
 export interface SandboxConfig {
@@ -293,6 +295,7 @@ export function loadConfig(env: Env = process.env): Config {
       tokens: read.adminTokens('ADMIN_TOKENS'),
       rateLimit: read.integer('ADMIN_RATE_LIMIT', 12_000, 0, 1_000_000),
       importMaxBytes: read.integer('ADMIN_IMPORT_MAX_BYTES', DEFAULT_IMPORT_MAX_BYTES, 1024, 64 * GIBIBYTE),
+      importJobsRetained: read.integer('ADMIN_IMPORT_JOBS_RETAINED', 100, 1, 100_000),
     },
     webhooks: {
       allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),

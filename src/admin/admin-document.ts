@@ -20,7 +20,7 @@ export function adminApiDocument(config: Config): ApiDocument {
       { name: 'bulk', description: 'Stock and prices by SKU, up to 1,000 rows, all or nothing.' },
       { name: 'regions', description: 'Markets: a currency and the countries it serves.' },
       { name: 'taxonomy', description: 'Categories (a tree) and collections, with a title per locale: what products are filed in.' },
-      { name: 'imports', description: 'A whole catalog file, as the import CLI takes it.' },
+      { name: 'imports', description: 'A whole catalog file, as the import CLI takes it, imported by a job: started (202), read (progress, report), listed and cancelled.' },
       { name: 'audit', description: 'Who changed what, when, with versions before and after.' },
       { name: 'webhooks', description: 'Catalog events POSTed to your URLs, signed (Standard Webhooks), retried, with their deliveries.' },
       { name: 'discovery', description: 'This document.' },

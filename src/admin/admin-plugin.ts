@@ -7,6 +7,7 @@ import { DOCUMENT_NOT_MODIFIED, separateOpenApiDocument } from '../http/openapi.
 import { adminApiDocument } from './admin-document.js';
 import { AdminService } from './admin-service.js';
 import { authenticateAdmin } from './auth.js';
+import { ImportJobs } from './import-jobs.js';
 import { adminErrors, adminSchemaError } from './errors.js';
 import { errorResponse } from './schemas.js';
 import { auditRoutes } from './routes/audit.js';
@@ -76,7 +77,16 @@ export const adminPlugin = fp<{ config: Config }>(
           sendDocument,
         );
 
-        const kit: AdminRouteKit = { config: config.admin, service: new AdminService(app.catalogWriter, app.catalogReadModel), webhooks: app.webhooks, webhookConfig: config.webhooks };
+        const imports = new ImportJobs(app.catalogWriter, app.log, config.admin.importJobsRetained);
+        admin.addHook('onReady', () => imports.watch());
+        admin.addHook('onClose', () => imports.close());
+        const kit: AdminRouteKit = {
+          config: config.admin,
+          service: new AdminService(app.catalogWriter, app.catalogReadModel),
+          imports,
+          webhooks: app.webhooks,
+          webhookConfig: config.webhooks,
+        };
         const rateLimit = app.defineRateLimit({
           name: 'admin',
           setting: 'ADMIN_RATE_LIMIT',

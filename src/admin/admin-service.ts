@@ -1,10 +1,7 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { AuditEntry, CatalogWriter, CatalogWritten } from '../catalog/store/catalog-writer.js';
 import type { LockedCatalog } from '../catalog/store/locked-catalog.js';
 import type { CatalogFileCollection, CatalogFileProduct, CatalogFileRegion } from '../catalog/file/catalog-file-schema.js';
-import type { ImportReport } from '../catalog/store/import-catalog.js';
 import { setInventory, setPrices, type InventoryRow, type PriceRow, type RowResult } from '../catalog/store/write/bulk.js';
-import { importCatalogFile } from '../catalog/store/import-catalog-file.js';
 import { deleteProduct, patchProduct, putProduct, type ProductPatch } from '../catalog/store/write/products.js';
 import { readProduct, readVariant, type StoredProduct } from '../catalog/store/write/read.js';
 import { putRegion, storedRegions, type RegionChange } from '../catalog/store/write/regions.js';
@@ -191,15 +188,6 @@ export class AdminService {
     await this.#write(actor, async (trx) => {
       await deleteCollection(trx, handle);
       return { result: null, regions: true, audit: [taxonomyEntry('delete', 'collection', handle, {})] };
-    });
-  }
-
-  /** Imports a catalog file the request was spooled to, on the CLI's code path, each step audited under `actor`. */
-  importFile(actor: string, path: string, unpublishMissing: boolean, log: FastifyBaseLogger): Promise<ImportReport> {
-    return importCatalogFile(this.writer, path, {
-      actor,
-      unpublishMissing,
-      onProgress: (progress) => log.info({ progress }, 'catalog import over the admin API'),
     });
   }
 

@@ -5,7 +5,7 @@ import { CatalogWriter } from '../catalog/store/catalog-writer.js';
 import { openStore } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { checkCatalogFile, importCatalogFile } from '../catalog/store/import-catalog-file.js';
-import { IMPORT_BATCH_SIZE } from '../catalog/store/import-catalog.js';
+import { IMPORT_BATCH_SIZE, type ImportReport } from '../catalog/store/import-catalog.js';
 import type { ImportProgress, ProgressOptions } from '../catalog/store/import-progress.js';
 import { MAX_PROBLEMS } from '../catalog/file/validate-catalog-file.js';
 
@@ -19,6 +19,10 @@ listed); an invalid file changes nothing. Then reads it again and upserts its re
 in batches of ${IMPORT_BATCH_SIZE}, each batch one transaction. Running servers take each batch in
 as it commits. A run that stops half-way (a crash, a lost connection) leaves the
 batches written so far; running it again with the same file completes the import.
+Each step is recorded in the audit trail (GET /admin/v1/audit, actor catalog:import,
+action import, with the catalog versions before and after), as imports over the admin
+API are. Countries an admin placed in a region (PUT /admin/v1/regions/{id}) stay
+there when the file says otherwise; the report lists each such conflict.
 On long runs the progress (products validated and written, rate, time left) goes to
 stderr every 2 s; the report goes to stdout.
 
@@ -90,8 +94,8 @@ async function run(argv: string[], output: CommandOutput, env: Env | undefined, 
     const kept = report.missing.filter((handle) => !report.unpublished.includes(handle));
     output.log(
       [
-        `Imported ${file} into ${store.dialect} (catalog version ${report.catalogVersion}):`,
-        `  regions:  ${report.regions.created} created, ${report.regions.updated} updated`,
+        `Imported ${file} into ${store.dialect} (catalog version ${report.catalogVersionBefore} to ${report.catalogVersion}):`,
+        `  regions:  ${report.regions.created} created, ${report.regions.updated} updated, ${report.regions.unchanged} unchanged${regionChanges(report)}`,
         `  products: ${report.products.created} created, ${report.products.updated} updated`,
         `  variants: ${report.variants.created} created, ${report.variants.updated} updated, ${report.variants.removed.length} removed${listed(report.variants.removed)}`,
         `  not in file, kept: ${kept.length}${listed(kept)}; unpublished: ${report.unpublished.length}${listed(report.unpublished)}`,
@@ -124,6 +128,13 @@ export function describeProgress(progress: ImportProgress): string {
 
 function percent(part: number, whole: number): string {
   return `${whole > 0 ? Math.floor((part * 100) / whole) : 100} %`;
+}
+
+/** The regions that changed, and the countries kept where an admin placed them against the file. */
+function regionChanges({ regions }: ImportReport): string {
+  const changed = regions.changes.filter((region) => region.change !== 'unchanged').map((region) => `${region.id}: ${region.fields.join(', ')}`);
+  const conflicts = regions.conflicts.map((conflict) => `${conflict.country} kept in ${conflict.kept_in} (the file: ${conflict.file_region ?? 'no region'})`);
+  return listed(changed) + (conflicts.length > 0 ? `; countries an admin placed, kept: ${conflicts.join(', ')}` : '');
 }
 
 function listed(items: string[]): string {

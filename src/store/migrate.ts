@@ -12,6 +12,7 @@ import * as webhookKinds from './migrations/0009-webhook-kinds.js';
 import * as sandboxPaymentTokens from './migrations/0010-sandbox-payment-tokens.js';
 import * as adminProductList from './migrations/0011-admin-product-list.js';
 import * as sandboxOrderWebhooks from './migrations/0012-sandbox-order-webhooks.js';
+import * as importJobs from './migrations/0013-import-jobs.js';
 
 /** Migrations live in code so the same list runs from `src` (tsx) and from `dist`. */
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0010-sandbox-payment-tokens': sandboxPaymentTokens,
   '0011-admin-product-list': adminProductList,
   '0012-sandbox-order-webhooks': sandboxOrderWebhooks,
+  '0013-import-jobs': importJobs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -30,6 +30,7 @@ export interface Database {
   change_log_readers: ChangeLogReaderTable;
   webhook_subscriptions: WebhookSubscriptionTable;
   webhook_deliveries: WebhookDeliveryTable;
+  import_jobs: ImportJobTable;
 }
 
 /** A durable reader of the catalog change log: the last change it consumed (src/store/change-log-readers.ts). */
@@ -225,6 +226,33 @@ export interface AdminAuditTable {
   /** JSON: the fields the request set. */
   changes: string;
   at: string;
+}
+
+/** A catalog import over the admin API (src/admin/import-jobs.ts, migration 0013). */
+export interface ImportJobTable {
+  id: string;
+  /** queued, running, cancelling, succeeded, failed, cancelled. */
+  status: string;
+  /** queued, validating, writing, done. */
+  phase: string;
+  /** 1 while the job has not ended, else null: one active job per store (a unique index). */
+  active: number | null;
+  unpublish_missing: number;
+  /** The admin token's name. */
+  actor: string;
+  /** JSON: validated, written, totals, rate, ETA. */
+  progress: string;
+  /** JSON: what the import wrote; null while nothing was. */
+  report: string | null;
+  version_before: number;
+  version_after: number | null;
+  /** JSON: code, message, details; null unless failed. */
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** Refreshed by the running instance: a job whose heartbeat stopped was interrupted. */
+  heartbeat_at: string;
 }
 
 export interface SandboxKeyTable {

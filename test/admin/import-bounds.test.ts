@@ -4,7 +4,7 @@ import { MAX_TEXT_LENGTH } from '../../src/catalog/file/catalog-file-stream.js';
 import { CatalogFileInvalid, checkCatalogFile } from '../../src/catalog/store/import-catalog-file.js';
 import type { ImportProgress } from '../../src/catalog/store/import-progress.js';
 import { MAX_CATALOG_CATEGORIES } from '../../src/catalog/model/taxonomy.js';
-import { ERP_TOKEN, assertAdminError, withAdmin } from '../support/admin.js';
+import { failedImport, withAdmin } from '../support/admin.js';
 import { catalog, category, product, tempDir, type TempDir } from '../support/catalog-builder.js';
 import { useTestApp } from '../support/test-app.js';
 
@@ -13,17 +13,15 @@ const longDescription = (length: number) => catalog([product('long', { translati
 
 describe('catalog files beyond the bounds of any valid file', () => {
   const testApp = useTestApp(withAdmin());
-  const post = (payload: string) =>
-    testApp.app.inject({ method: 'POST', url: '/admin/v1/imports', headers: { authorization: `Bearer ${ERP_TOKEN}`, 'content-type': 'application/json' }, payload });
   let dir: TempDir;
   before(async () => {
     dir = await tempDir();
   });
   after(() => dir.remove());
 
-  it('refuses a string longer than the bound over HTTP (400 naming its path and the bound), and writes nothing', async () => {
+  it('refuses a string longer than the bound over HTTP (a failed job naming its path and the bound), and writes nothing', async () => {
     const before = await testApp.store.db.selectFrom('products').select('handle').execute();
-    const refused = assertAdminError(await post(JSON.stringify(longDescription(MAX_TEXT_LENGTH + 1))), 400, 'INVALID_REQUEST');
+    const refused = await failedImport(testApp, longDescription(MAX_TEXT_LENGTH + 1), 'INVALID_REQUEST');
     assert.equal(refused.details.problem_count, 1);
     assert.equal(refused.details.problems[0].path, '$.products[0].translations.en.description');
     assert.match(refused.details.problems[0].message, /longer than 65,536 characters/);
@@ -46,7 +44,7 @@ describe('catalog files beyond the bounds of any valid file', () => {
 
   it(`refuses more than ${MAX_CATALOG_CATEGORIES} categories with one problem, however many there are`, async () => {
     const categories = Array.from({ length: 4 * MAX_CATALOG_CATEGORIES }, (_, i) => category(`c-${i}`));
-    const refused = assertAdminError(await post(JSON.stringify({ ...catalog([product('figs')]), categories })), 400, 'INVALID_REQUEST');
+    const refused = await failedImport(testApp, { ...catalog([product('figs')]), categories }, 'INVALID_REQUEST');
     assert.deepEqual(refused.details.problems, [{ path: '$.categories', message: `must NOT have more than ${MAX_CATALOG_CATEGORIES} items` }]);
     assert.equal(refused.details.problem_count, 1);
   });

@@ -6,7 +6,7 @@ import { MAX_VARIANT_PRICES } from '../../src/catalog/file/catalog-file-schema.j
 import { MAX_CATEGORY_DEPTH } from '../../src/catalog/model/taxonomy.js';
 import { isStoreUnavailable } from '../../src/store/store-unavailable.js';
 import { catalog, category, product, REGIONS, skuVariants, variant } from '../support/catalog-builder.js';
-import { ERP_TOKEN, adminClient, assertAdminError, withAdmin } from '../support/admin.js';
+import { adminClient, assertAdminError, failedImport, importOverHttp, withAdmin } from '../support/admin.js';
 import { needsPostgres, postgresUrl } from '../support/production-services.js';
 import { useTestApp, type TestApp } from '../support/test-app.js';
 
@@ -16,8 +16,6 @@ const SWISS = { id: 'reg_ch', name: 'Switzerland', currency: 'CHF', countries: [
 const SWISS_REGIONS = [...REGIONS, SWISS];
 const CHEESE = product('gruyere', { variants: [variant('GRUYERE', { prices: [{ currency: 'EUR', amount: 900 }, { currency: 'CHF', amount: 1090, region: 'reg_ch' }] })] });
 
-const postImport = (testApp: TestApp, file: unknown) =>
-  testApp.app.inject({ method: 'POST', url: '/admin/v1/imports', headers: { authorization: `Bearer ${ERP_TOKEN}`, 'content-type': 'application/json' }, payload: JSON.stringify(file) });
 
 /** Everything an import could have written, to show that a refused one wrote nothing. */
 const storeState = async (testApp: TestApp) => ({
@@ -35,13 +33,13 @@ describe("a region's currency: one rule for the admin API and the import", () =>
     ? (await testApp.app.inject({ url: '/public/v1/products/gruyere?country=CH' })).json().product.variants[0].price
     : undefined;
 
-  it('refuses (409, naming the region) an import that changes the currency of a region with prices in the old one, and writes nothing', async () => {
+  it('refuses (409, naming the region; a failed job over HTTP) an import that changes the currency of a region with prices in the old one, and writes nothing', async () => {
     assert.deepEqual(await swissPrice(), { amount: 10.9, currency: 'CHF' });
     const regions = SWISS_REGIONS.map((region) => (region.id === 'reg_ch' ? { ...region, currency: 'EUR' } : region));
     const before = await storeState(testApp);
 
     const byAdmin = assertAdminError(await admin('PUT', '/admin/v1/regions/reg_ch', { name: 'Switzerland', currency: 'EUR', countries: ['CH'] }), 409, 'CONFLICT');
-    const byImport = assertAdminError(await postImport(testApp, catalog([product('fresh-figs')], regions)), 409, 'CONFLICT');
+    const byImport = await failedImport(testApp, catalog([product('fresh-figs')], regions), 'CONFLICT');
     assert.match(byImport.message, /reg_ch/);
     assert.equal(byImport.message, byAdmin.message, 'one rule, one message');
     assert.deepEqual(await storeState(testApp), before);
@@ -52,8 +50,8 @@ describe("a region's currency: one rule for the admin API and the import", () =>
     const removed = await admin('POST', '/admin/v1/prices', { rows: [{ sku: 'GRUYERE', currency: 'CHF', region_id: 'reg_ch', amount: null }] });
     assert.equal(removed.statusCode, 200, removed.body);
     const regions = SWISS_REGIONS.map((region) => (region.id === 'reg_ch' ? { ...region, currency: 'EUR' } : region));
-    const imported = await postImport(testApp, catalog([CHEESE].map((p) => ({ ...p, variants: [variant('GRUYERE', { prices: [{ currency: 'EUR', amount: 900 }] })] })), regions));
-    assert.equal(imported.statusCode, 200, imported.body);
+    const imported = await importOverHttp(testApp, catalog([CHEESE].map((p) => ({ ...p, variants: [variant('GRUYERE', { prices: [{ currency: 'EUR', amount: 900 }] })] })), regions));
+    assert.equal(imported.status, 'succeeded', JSON.stringify(imported));
     assert.deepEqual(await swissPrice(), { amount: 9, currency: 'EUR' });
   });
 });
@@ -69,7 +67,7 @@ describe('the category depth limit holds across imports', () => {
     const before = await storeState(testApp);
     // On its own the file is fine: "c-0" one level below a new top.
     const file = { ...catalog([product('honey')]), categories: [category('top'), category('c-0', { parent: 'top' })] };
-    const refused = assertAdminError(await postImport(testApp, file), 400, 'INVALID_REQUEST');
+    const refused = await failedImport(testApp, file, 'INVALID_REQUEST');
     assert.deepEqual(refused.details.problems, [
       {
         path: '$.categories[1].parent',
@@ -83,8 +81,8 @@ describe('the category depth limit holds across imports', () => {
 
   it('accepts a re-parenting that stays within the limit', async () => {
     const file = { ...catalog([product('honey')]), categories: [category('top'), category('c-1', { parent: 'top' })] };
-    const imported = await postImport(testApp, file);
-    assert.equal(imported.statusCode, 200, imported.body);
+    const imported = await importOverHttp(testApp, file);
+    assert.equal(imported.status, 'succeeded', JSON.stringify(imported));
   });
 });
 
@@ -111,7 +109,7 @@ describe(`at most ${MAX_VARIANT_PRICES} prices per variant`, () => {
     const tooMany = [variant('HONEY', { prices: manyPrices(MAX_VARIANT_PRICES + 1) })];
     const byAdmin = assertAdminError(await admin('PUT', '/admin/v1/products/honey', body(tooMany)), 400, 'INVALID_REQUEST');
     assert.match(byAdmin.message, /body\.variants\[0\]\.prices must NOT have more than 100 items/);
-    const byImport = assertAdminError(await postImport(testApp, catalog([product('honey', skuVariants(tooMany))], manyRegions(MAX_VARIANT_PRICES + 1))), 400, 'INVALID_REQUEST');
+    const byImport = await failedImport(testApp, catalog([product('honey', skuVariants(tooMany))], manyRegions(MAX_VARIANT_PRICES + 1)), 'INVALID_REQUEST');
     assert.deepEqual(byImport.details.problems, [{ path: '$.products[0].variants[0].prices', message: 'must NOT have more than 100 items' }]);
     assert.deepEqual(await storeState(testApp), before);
   });
@@ -157,7 +155,7 @@ describe('images and thumbnails are http: or https: addresses', () => {
       const patchImage = assertAdminError(await admin('PATCH', '/admin/v1/products/honey', { images: [{ url }] }), 400, 'INVALID_REQUEST');
       assert.match(patchImage.message, /body\.images\[0\]\.url /);
       const file = catalog([product('honey', { thumbnail: url, images: [{ url }] })]);
-      const imported = assertAdminError(await postImport(testApp, file), 400, 'INVALID_REQUEST');
+      const imported = await failedImport(testApp, file, 'INVALID_REQUEST');
       // A union's every branch reports (not a web address, not null): one field, several problems.
       const paths = new Set(imported.details.problems.map((problem: { path: string }) => problem.path));
       assert.deepEqual([...paths], ['$.products[0].thumbnail', '$.products[0].images[0].url']);

@@ -4,6 +4,7 @@ import { ADMIN_TOKENS, ERP_TOKEN } from '../support/admin.js';
 import { isolatedServerEnv, type IsolatedServerEnv } from '../support/isolated-server-env.js';
 import { pollUntil } from '../support/poll.js';
 import { needsProductionServices } from '../support/production-services.js';
+import { catalog, product } from '../support/catalog-builder.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 
 /**
@@ -67,5 +68,27 @@ describe('an admin change through instance A, read on instance B', { skip: needs
     const served = await pollUntil(() => titleOn(b), (title) => title === 'Espresso, renamed', VISIBLE_WITHIN_MS);
     assert.equal(served.value, 'Espresso, renamed', `B did not serve the new title within ${VISIBLE_WITHIN_MS} ms`);
     t.diagnostic(`category title served by B ${Math.round(served.ms)} ms after A answered`);
+  });
+  it('an import job run by A is read and cancelled through B; A stops it, logs it, and B reads its end', async (t: TestContext) => {
+    const [a, b] = instances as [ServerProcess, ServerProcess];
+    const file = catalog(Array.from({ length: 8000 }, (_, i) => product(`multi-${i}`)));
+    const accepted = await adminCall(a, 'POST', '/admin/v1/imports', file);
+    assert.equal(accepted.status, 202, await accepted.clone().text());
+    const { id } = ((await accepted.json()) as any).job;
+    const readOn = async (instance: ServerProcess) => ((await (await fetch(`${instance.url}/admin/v1/imports/${id}`, { headers: { authorization: `Bearer ${ERP_TOKEN}` } })).json()) as any).job;
+
+    const running = await pollUntil(() => readOn(b), (job) => job.progress.written > 0 || job.finished_at !== null, VISIBLE_WITHIN_MS);
+    assert.equal(running.value.status, 'running', JSON.stringify(running.value));
+    const refused = await adminCall(b, 'POST', '/admin/v1/imports', catalog([product('other')]));
+    assert.equal(refused.status, 409, 'one import at a time across instances');
+    const cancelled = await fetch(`${b.url}/admin/v1/imports/${id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${ERP_TOKEN}` } });
+    assert.equal(cancelled.status, 202);
+
+    const ended = await pollUntil(() => readOn(b), (job) => job.finished_at !== null, VISIBLE_WITHIN_MS);
+    assert.equal(ended.value.status, 'cancelled', JSON.stringify(ended.value));
+    assert.ok(ended.value.report.batches.at(-1).to < 8000);
+    const logged = await a.waitForLog((entry) => entry.job === id);
+    assert.deepEqual([logged.msg, logged.level, logged.catalog_versions], ['catalog import cancelled', 30, ended.value.catalog_versions]);
+    t.diagnostic(`cancelled after ${ended.value.report.batches.at(-1).to} of 8000 products`);
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { describe, it } from 'node:test';
 import { catalog, product, REGIONS, variant } from '../support/catalog-builder.js';
-import { ERP_TOKEN, adminClient, assertAdminError, withAdmin } from '../support/admin.js';
+import { ERP_TOKEN, adminClient, assertAdminError, importOverHttp, postImport, withAdmin } from '../support/admin.js';
 import { listeningPort } from '../support/raw-http.js';
 import { useTestApp } from '../support/test-app.js';
 
@@ -82,14 +82,13 @@ describe('admin regions', () => {
 
 describe('admin imports', () => {
   const testApp = useTestApp(withAdmin({ catalog: PRODUCTS }, { ADMIN_IMPORT_MAX_BYTES: '4096' }));
-  const post = (payload: string, query = '') =>
-    testApp.app.inject({ method: 'POST', url: `/admin/v1/imports${query}`, headers: { authorization: `Bearer ${ERP_TOKEN}`, 'content-type': 'application/json' }, payload });
+  const post = (payload: string, query = '') => postImport(testApp, payload, query);
 
-  it('imports a catalog file on the CLI path (200 with the report), served at once, audited with its last transaction', async () => {
+  it('imports a catalog file on the CLI path (a job whose report is the import\'s), served at once, audited with its last transaction', async () => {
     const file = catalog([product('olive-oil', { variants: [variant('OIL', { prices: [{ currency: 'EUR', amount: 1700 }] })] }), product('fresh-figs')], REGIONS);
-    const response = await post(JSON.stringify(file), '?unpublish_missing=true');
-    assert.equal(response.statusCode, 200, response.body);
-    const { report } = response.json();
+    const job = await importOverHttp(testApp, file, '?unpublish_missing=true');
+    assert.equal(job.status, 'succeeded', JSON.stringify(job));
+    const { report } = job;
     assert.deepEqual(report.products, { created: 1, updated: 1 });
     assert.deepEqual(report.unpublished, ['honey']);
     assert.equal(typeof report.catalog_version, 'number');
@@ -99,22 +98,26 @@ describe('admin imports', () => {
     assert.deepEqual([audit.data.entries[0].action, audit.data.entries[0].target_type, audit.data.entries[0].version_after], ['import', 'catalog', report.catalog_version]);
   });
 
-  it('refuses an invalid file (400 with the problems), a body over ADMIN_IMPORT_MAX_BYTES (413), and writes nothing', async () => {
+  it('fails the job of an invalid file (with the problems), refuses a body over ADMIN_IMPORT_MAX_BYTES (413), and writes nothing', async () => {
     const products = async () => testApp.store.db.selectFrom('products').select(['handle', 'status', 'version']).orderBy('handle').execute();
     const before = await products();
-    const invalid = assertAdminError(await post(JSON.stringify({ version: 1, regions: REGIONS, products: [{ handle: 'Bad Handle' }] })), 400, 'INVALID_REQUEST');
-    assert.ok(invalid.details.problems.length > 0);
-    assert.ok(invalid.details.problems.every((problem: any) => problem.path.startsWith('$')));
-    assertAdminError(await post('{"version": 1,'), 400, 'INVALID_REQUEST');
+    const invalid = await importOverHttp(testApp, { version: 1, regions: REGIONS, products: [{ handle: 'Bad Handle' }] });
+    assert.deepEqual([invalid.status, invalid.error.code, invalid.report], ['failed', 'INVALID_REQUEST', null]);
+    assert.ok(invalid.error.details.problems.length > 0);
+    assert.equal(invalid.error.details.problem_count, invalid.error.details.problems.length);
+    assert.ok(invalid.error.details.problems.every((problem: any) => problem.path.startsWith('$')));
+    const truncated = await importOverHttp(testApp, '{"version": 1,');
+    assert.deepEqual([truncated.status, truncated.error.code], ['failed', 'INVALID_REQUEST']);
     assertAdminError(await post(JSON.stringify(catalog([product('olive-oil', { title: 'x'.repeat(5000) })]))), 413, 'PAYLOAD_TOO_LARGE');
     assertAdminError(await post('{}', '?unpublish_missing=perhaps'), 400, 'INVALID_REQUEST');
     assert.deepEqual(await products(), before);
   });
 
-  it('refuses a file pricing a variant in a currency none of its regions sells in (400 naming it), and writes nothing', async () => {
+  it('fails the job of a file pricing a variant in a currency none of its regions sells in (naming it), and writes nothing', async () => {
     const before = await testApp.store.db.selectFrom('prices').select(['currency', 'amount']).orderBy(['currency', 'amount']).execute();
     const file = catalog([product('olive-oil', { variants: [variant('OIL', { prices: [{ currency: 'EUR', amount: 1650 }, { currency: 'JPY', amount: 2000 }] })] })], REGIONS.filter((region) => region.currency !== 'JPY'));
-    const error = assertAdminError(await post(JSON.stringify(file)), 400, 'INVALID_REQUEST');
+    const { error } = await importOverHttp(testApp, file);
+    assert.equal(error.code, 'INVALID_REQUEST');
     assert.deepEqual(error.details.problems, [{ path: '$.products[0].variants[0].prices[1].currency', message: 'no region sells in JPY (they sell in EUR, GBP, USD)' }]);
     assert.deepEqual(await testApp.store.db.selectFrom('prices').select(['currency', 'amount']).orderBy(['currency', 'amount']).execute(), before);
   });

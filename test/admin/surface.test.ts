@@ -27,6 +27,9 @@ const ROUTES: { method: string; url: string; payload?: unknown }[] = [
   { method: 'PUT', url: '/admin/v1/collections/classics', payload: {} },
   { method: 'DELETE', url: '/admin/v1/collections/classics' },
   { method: 'POST', url: '/admin/v1/imports', payload: {} },
+  { method: 'GET', url: '/admin/v1/imports' },
+  { method: 'GET', url: '/admin/v1/imports/imp_000000000000000000000000' },
+  { method: 'POST', url: '/admin/v1/imports/imp_000000000000000000000000/cancel' },
   { method: 'GET', url: '/admin/v1/audit' },
 ];
 
@@ -126,6 +129,8 @@ describe('admin credentials', () => {
         'GET /admin/v1/categories/{handle}',
         'GET /admin/v1/collections',
         'GET /admin/v1/collections/{handle}',
+        'GET /admin/v1/imports',
+        'GET /admin/v1/imports/{id}',
         'GET /admin/v1/products',
         'GET /admin/v1/products/{handle}',
         'GET /admin/v1/regions',
@@ -140,6 +145,8 @@ describe('admin credentials', () => {
         'HEAD /admin/v1/categories/{handle}',
         'HEAD /admin/v1/collections',
         'HEAD /admin/v1/collections/{handle}',
+        'HEAD /admin/v1/imports',
+        'HEAD /admin/v1/imports/{id}',
         'HEAD /admin/v1/products',
         'HEAD /admin/v1/products/{handle}',
         'HEAD /admin/v1/regions',
@@ -151,6 +158,7 @@ describe('admin credentials', () => {
         'PATCH /admin/v1/products/{handle}',
         'PATCH /admin/v1/variants/{id}',
         'POST /admin/v1/imports',
+        'POST /admin/v1/imports/{id}/cancel',
         'POST /admin/v1/inventory',
         'POST /admin/v1/prices',
         'POST /admin/v1/webhooks',
@@ -166,8 +174,8 @@ describe('admin credentials', () => {
     for (const { name, operation } of operations.filter(({ name }) => name.includes('/v1/'))) {
       assert.deepEqual(operation.security, [{ adminBearer: [] }], name);
       for (const status of ['400', '401', '429', '500', '503']) assert.ok(operation.responses[status], `${name} documents ${status}`);
-      // DELETE and the webhook actions (pause, resume, test) take no body.
-      if (!name.startsWith('GET') && !name.startsWith('HEAD')) assert.ok(operation.requestBody || name.startsWith('DELETE') || /\/(pause|resume|test)$/.test(name), `${name} documents its body`);
+      // DELETE, the webhook actions (pause, resume, test) and an import's cancel take no body.
+      if (!name.startsWith('GET') && !name.startsWith('HEAD')) assert.ok(operation.requestBody || name.startsWith('DELETE') || /\/(pause|resume|test|cancel)$/.test(name), `${name} documents its body`);
     }
     assert.ok(document.paths['/admin/v1/imports'].post.requestBody.content['application/json'].schema.properties.products, 'the import documents the catalog file');
   });

@@ -11,6 +11,7 @@ import { dumpCatalog } from '../support/catalog-store.js';
 import type { ContractClient } from '../support/contract.js';
 import { INVALID_CATALOG, INVALID_CATALOG_PROBLEMS } from '../support/invalid-catalog.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { adminClient, withAdmin } from '../support/admin.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = path.join(ROOT, 'src/cli/import-catalog.ts');
@@ -68,7 +69,7 @@ describe('catalog import CLI', () => {
   before(async () => {
     dir = await tempDir();
     const seed = await dir.writeJson('seed.json', SEED);
-    testApp = await startTestApp({ config: { dataDir: dir.path, sqlitePath: path.join(dir.path, 'vetrina.sqlite'), catalogSeed: seed } });
+    testApp = await startTestApp(withAdmin({ config: { dataDir: dir.path, sqlitePath: path.join(dir.path, 'vetrina.sqlite'), catalogSeed: seed } }));
     client = testApp.client;
   });
   after(async () => {
@@ -106,6 +107,14 @@ describe('catalog import CLI', () => {
     const result = await runCli(await dir.writeJson('changed.json', CHANGED));
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /not in file, kept: 1 \(keep-me\)/);
+
+    // Audited like an import over the admin API: each step under the command's name, with the catalog versions it printed.
+    const [, versionBefore, versionAfter] = /catalog version (\d+) to (\d+)/.exec(result.stdout)!.map(Number);
+    const audit = await adminClient(testApp)('GET', '/admin/v1/audit?actor=catalog:import&target_type=catalog');
+    const steps = audit.data.entries.filter((entry: any) => entry.version_before === versionBefore);
+    assert.deepEqual(steps.map((entry: any) => [entry.action, entry.changes.step]), [['import', 'done'], ['import', 'products'], ['import', 'regions']]);
+    assert.equal(steps[0].version_after, versionAfter);
+    assert.ok(versionBefore! < versionAfter!);
 
     await refreshed();
     const after = (await getOk(client, '/public/v1/products/update-me')).product;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
 import { MAX_LOOKUP_IDENTIFIERS } from '../../src/catalog/queries/lookup.js';
-import { ERP_TOKEN, adminClient, withAdmin } from '../support/admin.js';
+import { adminClient, importOverHttp, withAdmin } from '../support/admin.js';
 import { assertProblem, UUID } from '../support/catalog-assertions.js';
 import { catalog, day, product, skuVariants, variant } from '../support/catalog-builder.js';
 import { McpTestClient } from '../support/mcp-client.js';
@@ -261,13 +261,8 @@ describe('batch lookup follows the live catalog: admin writes and imports show a
   const { testApp, surfaces } = lookupApp();
   const admin = (...args: Parameters<ReturnType<typeof adminClient>>) => adminClient(testApp)(...args);
   const importFile = async (products: ReturnType<typeof product>[]) => {
-    const response = await testApp.app.inject({
-      method: 'POST',
-      url: '/admin/v1/imports',
-      headers: { authorization: `Bearer ${ERP_TOKEN}`, 'content-type': 'application/json' },
-      payload: JSON.stringify(catalog(products)),
-    });
-    assert.equal(response.statusCode, 200, response.body);
+    const job = await importOverHttp(testApp, catalog(products));
+    assert.equal(job.status, 'succeeded', JSON.stringify(job));
   };
   const priceOf = (answer: any, sku: string) =>
     answer.products.flatMap((entry: any) => entry.variants).find((entry: any) => entry.sku === sku)?.price?.amount;

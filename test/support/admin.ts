@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { loadConfig, type AdminConfig } from '../../src/config.js';
 import { ContractClient, type CheckedResponse } from './contract.js';
+import { pollUntil } from './poll.js';
 import type { TestApp, TestAppOptions } from './test-app.js';
 
 /** Two systems with admin tokens of their own, as an operator would configure them. */
@@ -47,4 +48,42 @@ export function assertAdminError(response: { statusCode: number; body: string; j
   assert.match(body.request_id, /^[0-9a-f-]{36}$/);
   assert.doesNotMatch(response.body, /\bat .+\.(ts|js):\d+|SELECT |INSERT |UPDATE |sqlite|postgres/i);
   return body.error;
+}
+
+/** A hang guard only: the imports of the tests take a few seconds at most. */
+const IMPORT_LIMIT_MS = 120_000;
+const ENDED = ['succeeded', 'failed', 'cancelled'];
+
+/** POST /admin/v1/imports with `file` (a catalog object, or the body as it is sent) as the ERP token. */
+export function postImport(testApp: Pick<TestApp, 'app'>, file: unknown, query = '') {
+  return testApp.app.inject({
+    method: 'POST',
+    url: `/admin/v1/imports${query}`,
+    headers: { authorization: `Bearer ${ERP_TOKEN}`, 'content-type': 'application/json' },
+    payload: typeof file === 'string' ? file : JSON.stringify(file),
+  });
+}
+
+/** Reads import job `id` until it has ended (succeeded, failed or cancelled); returns it. */
+export async function endedImport(testApp: Pick<TestApp, 'app'>, id: string): Promise<any> {
+  const admin = adminClient(testApp);
+  const { value } = await pollUntil(async () => (await admin('GET', `/admin/v1/imports/${id}`)).data.job, (job) => ENDED.includes(job.status), IMPORT_LIMIT_MS);
+  assert.ok(ENDED.includes(value.status), `job ${id} still ${value.status} after ${IMPORT_LIMIT_MS} ms`);
+  return value;
+}
+
+/** Imports `file` over the admin API (202 with a job) and returns the job once it has ended. */
+export async function importOverHttp(testApp: Pick<TestApp, 'app'>, file: unknown, query = ''): Promise<any> {
+  const accepted = await postImport(testApp, file, query);
+  assert.equal(accepted.statusCode, 202, accepted.body);
+  assert.equal(accepted.headers.location, `/admin/v1/imports/${accepted.json().job.id}`);
+  return endedImport(testApp, accepted.json().job.id);
+}
+
+/** Imports `file` over the admin API and asserts that its job failed with `code` having written nothing; returns the job's error. */
+export async function failedImport(testApp: Pick<TestApp, 'app'>, file: unknown, code: string): Promise<any> {
+  const job = await importOverHttp(testApp, file);
+  assert.deepEqual([job.status, job.error?.code, job.report], ['failed', code, null], JSON.stringify(job));
+  assert.doesNotMatch(JSON.stringify(job.error), /\bat .+\.(ts|js):\d+|SELECT |INSERT |UPDATE |sqlite|postgres/i);
+  return job.error;
 }

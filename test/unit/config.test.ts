@@ -51,7 +51,7 @@ describe('loadConfig', () => {
         shippingAmounts: { EUR: 490, GBP: 450, USD: 595, CHF: 690 },
         purgeIntervalMs: 600_000,
       },
-      admin: { tokens: [], rateLimit: 12_000, importMaxBytes: 320 * 1024 ** 2 },
+      admin: { tokens: [], rateLimit: 12_000, importMaxBytes: 320 * 1024 ** 2, importJobsRetained: 100 },
       webhooks: {
         allowPrivateTargets: false,
         timeoutMs: 10_000,
@@ -244,8 +244,8 @@ describe('admin settings at config load', () => {
   });
 
   it('parses name:token pairs and keeps only the SHA-256 of each token', () => {
-    const { admin } = loadConfig({ ADMIN_TOKENS: ` erp:${TOKEN_A} , pim-2:${TOKEN_B}`, ADMIN_RATE_LIMIT: '0', ADMIN_IMPORT_MAX_BYTES: '2048' });
-    assert.deepEqual(admin, { tokens: [{ name: 'erp', sha256: sha256(TOKEN_A) }, { name: 'pim-2', sha256: sha256(TOKEN_B) }], rateLimit: 0, importMaxBytes: 2048 });
+    const { admin } = loadConfig({ ADMIN_TOKENS: ` erp:${TOKEN_A} , pim-2:${TOKEN_B}`, ADMIN_RATE_LIMIT: '0', ADMIN_IMPORT_MAX_BYTES: '2048', ADMIN_IMPORT_JOBS_RETAINED: '7' });
+    assert.deepEqual(admin, { tokens: [{ name: 'erp', sha256: sha256(TOKEN_A) }, { name: 'pim-2', sha256: sha256(TOKEN_B) }], rateLimit: 0, importMaxBytes: 2048, importJobsRetained: 7 });
     assert.ok(!JSON.stringify(admin).includes(TOKEN_A));
   });
 
@@ -268,8 +268,9 @@ describe('admin settings at config load', () => {
     }
   });
 
-  it('refuses an ADMIN_RATE_LIMIT or ADMIN_IMPORT_MAX_BYTES out of range', () => {
+  it('refuses an ADMIN_RATE_LIMIT, ADMIN_IMPORT_MAX_BYTES or ADMIN_IMPORT_JOBS_RETAINED out of range', () => {
     assert.deepEqual(problemsOf({ ADMIN_RATE_LIMIT: '-1' }), ['ADMIN_RATE_LIMIT must be an integer from 0 to 1000000 (got "-1")']);
+    assert.deepEqual(problemsOf({ ADMIN_IMPORT_JOBS_RETAINED: '0' }), ['ADMIN_IMPORT_JOBS_RETAINED must be an integer from 1 to 100000 (got "0")']);
     assert.match(problemsOf({ ADMIN_IMPORT_MAX_BYTES: '10' })[0]!, /^ADMIN_IMPORT_MAX_BYTES must be an integer from 1024 to/);
   });
 });

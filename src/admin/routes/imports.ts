@@ -9,15 +9,15 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { CatalogFile } from '../../catalog/file/catalog-file-schema.js';
-import type { ImportReport } from '../../catalog/store/import-catalog.js';
+import { HEARTBEAT_MS, IMPORT_JOB_PHASES, IMPORT_JOB_STATUSES, LEASE_MS, type JobFile } from '../import-jobs.js';
 import { AdminProblem, adminSchemaError } from '../errors.js';
 import { errorResponses, ok } from '../schemas.js';
 import { actorOf, security, type AdminRouteKit } from './shared.js';
 
 /** A request body written to a temporary file, removed once the import is done with it. */
-interface SpooledFile {
-  path: string;
-  remove(): Promise<void>;
+interface SpooledFile extends JobFile {
+  /** Handed to a job, which removes it when done: the request's hooks leave it alone. */
+  taken?: boolean;
 }
 
 const ImportQuery = Type.Object(
@@ -25,18 +25,94 @@ const ImportQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const ListQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    cursor: Type.Optional(Type.String({ maxLength: 200, description: '`next_cursor` of the previous page, unchanged.' })),
+  },
+  { additionalProperties: false },
+);
+
+const JobParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'The job id (`imp_...`).' }) });
+
+const strings = (description?: string) => Type.Array(Type.String(), description === undefined ? {} : { description });
 const counts = Type.Object({ created: Type.Integer(), updated: Type.Integer() });
-const ImportAnswer = Type.Object({
-  report: Type.Object({
-    regions: counts,
+const ImportReport = Type.Object(
+  {
+    regions: Type.Object({
+      created: Type.Integer(),
+      updated: Type.Integer({ description: 'Regions whose name, currency or countries changed.' }),
+      unchanged: Type.Integer(),
+      changes: Type.Array(
+        Type.Object({
+          id: Type.String(),
+          change: Type.Enum(['created', 'updated', 'unchanged'], { type: 'string' }),
+          fields: strings('What changed: name, currency, countries.'),
+          countries_added: strings(),
+          countries_removed: strings(),
+        }),
+        { description: "Each region of the file, and each other region that lost a country to it." },
+      ),
+      conflicts: Type.Array(
+        Type.Object({
+          country: Type.String(),
+          kept_in: Type.String({ description: 'The region an admin placed the country in, where it stays.' }),
+          file_region: Type.Union([Type.String(), Type.Null()], { description: 'Where the file puts it; null: the file lists it in no region.' }),
+        }),
+        { description: 'Countries the file places otherwise than an admin did (PUT /admin/v1/regions/{id}): kept where the admin put them (docs/admin.md).' },
+      ),
+    }),
     products: counts,
-    variants: Type.Object({ created: Type.Integer(), updated: Type.Integer(), removed: Type.Array(Type.String(), { description: 'SKUs removed from products in the file.' }) }),
-    missing: Type.Array(Type.String(), { description: 'Handles in the store but not in the file: kept, unless unpublished.' }),
-    unpublished: Type.Array(Type.String()),
-    catalog_version: Type.Integer(),
-  }),
-  request_id: Type.String({ format: 'uuid' }),
+    variants: Type.Object({ created: Type.Integer(), updated: Type.Integer(), removed: strings('SKUs removed from products in the file.') }),
+    missing: strings('Handles in the store but not in the file: kept, unless unpublished.'),
+    unpublished: strings(),
+    batches: Type.Array(Type.Object({ from: Type.Integer(), to: Type.Integer(), catalog_version: Type.Integer() }), {
+      description: "The batches of products committed: the file's products from..to (1-based), each one catalog version.",
+    }),
+    catalog_version: Type.Integer({ description: "The catalog version after the import's last committed step." }),
+  },
+  { description: 'What the import wrote; for a failed or cancelled job, what it committed before it stopped.' },
+);
+
+const nullableInteger = Type.Union([Type.Integer(), Type.Null()]);
+const nullableTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+const ImportJobSchema = Type.Object({
+  id: Type.String(),
+  status: Type.Enum([...IMPORT_JOB_STATUSES], { type: 'string', description: 'queued, running, cancelling (asked to stop: it ends after the step it is writing), then succeeded, failed or cancelled.' }),
+  phase: Type.Enum([...IMPORT_JOB_PHASES], { type: 'string' }),
+  unpublish_missing: Type.Boolean(),
+  actor: Type.String({ description: 'The name of the admin token that started it.' }),
+  progress: Type.Object(
+    {
+      validated: Type.Integer(),
+      written: Type.Integer(),
+      total_products: nullableInteger,
+      bytes_read: nullableInteger,
+      total_bytes: nullableInteger,
+      per_second: Type.Integer({ description: 'Products per second in the current phase.' }),
+      eta_seconds: nullableInteger,
+    },
+    { description: `Written to the job every ${HEARTBEAT_MS / 1000} s by the instance running it.` },
+  ),
+  report: Type.Union([ImportReport, Type.Null()]),
+  catalog_versions: Type.Object({ before: Type.Integer(), after: nullableInteger }),
+  error: Type.Union([
+    Type.Object({
+      code: Type.String({ description: 'An admin error code (INVALID_REQUEST, CONFLICT, STORE_UNAVAILABLE, INTERNAL_ERROR), or INTERRUPTED: its server stopped.' }),
+      message: Type.String(),
+      hint: Type.String(),
+      details: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'problems and problem_count for an invalid file.' })),
+    }),
+    Type.Null(),
+  ]),
+  created_at: Type.String({ format: 'date-time' }),
+  started_at: nullableTime,
+  finished_at: nullableTime,
 });
+const requestId = Type.String({ format: 'uuid' });
+const JobAnswer = Type.Object({ job: ImportJobSchema, request_id: requestId });
+const JobPage = Type.Object({ jobs: Type.Array(ImportJobSchema), next_cursor: Type.Union([Type.String(), Type.Null()]), request_id: requestId });
+const NOT_FOUND = 'NOT_FOUND: no import job has this id (ended jobs beyond ADMIN_IMPORT_JOBS_RETAINED are deleted).';
 
 /**
  * Where request bodies are spooled: a directory per upload, named after the process (its
@@ -73,24 +149,23 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/** Problems listed in a 400; the count says how many there were in all. */
-const MAX_PROBLEMS_SHOWN = 100;
-
 // The file's own `$id` would become a component name the document cannot have.
 const { $id: _fileId, ...catalogFileSchema } = CatalogFile as typeof CatalogFile & { $id?: string };
 
 /**
- * POST /admin/v1/imports: the catalog file format over HTTP. The body is streamed to a
- * temporary file (not held in memory, not subject to the limit of other admin bodies)
- * and imported from there on the CLI's code path.
+ * /admin/v1/imports: catalog files over HTTP, imported as jobs (../import-jobs.ts). The
+ * body is streamed to a temporary file (not held in memory, not subject to the limit of
+ * other admin bodies) and imported from there on the CLI's code path, in the background.
  */
-export function importRoutes(app: FastifyInstance, { config, service }: AdminRouteKit): void {
+export function importRoutes(app: FastifyInstance, { config, imports: jobs }: AdminRouteKit): void {
   void app.register(async (imports) => {
     imports.removeAllContentTypeParsers();
     imports.addContentTypeParser('application/json', async (request: unknown, payload: IncomingMessage) => spool(payload, config.importMaxBytes));
-    // The handler removes the file it imported; these cover a request refused after the
-    // body was spooled but before the handler ran, answered or abandoned.
-    const removeSpooled = async (request: FastifyRequest) => (request.body as SpooledFile | undefined)?.remove();
+    // These remove a file no job took: a request refused after the body was spooled, answered or abandoned.
+    const removeSpooled = async (request: FastifyRequest) => {
+      const file = request.body as SpooledFile | undefined;
+      if (file && !file.taken) await file.remove();
+    };
     imports.addHook('onResponse', removeSpooled);
     imports.addHook('onRequestAbort', removeSpooled);
     imports.addHook('onReady', () => removeLeftoverUploads(imports.log));
@@ -101,55 +176,87 @@ export function importRoutes(app: FastifyInstance, { config, service }: AdminRou
         schema: {
           operationId: 'adminImportCatalog',
           tags: ['imports'],
-          summary: 'Import a catalog file',
-          description: `The body is a whole catalog file (docs/catalog-format.md), up to ${config.importMaxBytes} bytes (ADMIN_IMPORT_MAX_BYTES), imported exactly as \`npm run catalog:import\` does: validated completely first (an invalid file changes nothing: 400 with details.problems, the first ${MAX_PROBLEMS_SHOWN}, and details.problem_count), then checked against the store (a region's currency, the category tree; refused whole), then regions are upserted by id, products by handle, variants by SKU, in batches each committed as it goes (an import that stops half-way leaves what it committed, each step audited). The whole body must arrive within REQUEST_TIMEOUT_MS.`,
+          summary: 'Start importing a catalog file',
+          description: `The body is a whole catalog file (docs/catalog-format.md), up to ${config.importMaxBytes} bytes (ADMIN_IMPORT_MAX_BYTES); the whole body must arrive within REQUEST_TIMEOUT_MS. Answered 202 with a job (Location: its URL) once the file is received; the import runs in the background of this instance, exactly as \`npm run catalog:import\` does: validated completely first (an invalid file changes nothing: the job fails with error.details.problems, the first 100, and problem_count), then checked against the store (a region's currency, the category tree; refused whole), then regions are upserted by id, products by handle, variants by SKU, in batches each committed as it goes. One import runs at a time per store: 409 while another job is active.`,
           security,
           querystring: ImportQuery,
           'x-documented-body': catalogFileSchema,
           response: {
-            200: ok('Imported', ImportAnswer),
+            202: ok('Accepted: the job, queued', JobAnswer, { Location: Type.String({ description: 'The job: /admin/v1/imports/{id}.' }) }),
             ...errorResponses({
-              400: 'INVALID_REQUEST: not a valid catalog file (details.problems with JSON paths), categories that would be too deep or in a cycle over the stored tree, or a bad query.',
-              409: 'CONFLICT: the file changes the currency of a region that has prices of its own (as PUT /admin/v1/regions/{id} refuses); nothing was written.',
+              400: 'INVALID_REQUEST: a bad query, or a body that is not a JSON catalog file (Content-Type application/json).',
+              409: 'CONFLICT: another import job is active (details.job_id); imports run one at a time.',
               413: 'PAYLOAD_TOO_LARGE: the file is larger than ADMIN_IMPORT_MAX_BYTES.',
             }),
           },
         },
         // Fastify validates the query after the body is parsed, here after the whole file is
-        // spooled: checked before, a bad query is refused before the upload is read.
+        // spooled: checked before, a bad query or a busy importer is refused before the upload is read.
         onRequest: async (request) => {
           const validate = request.getValidationFunction('querystring');
           if (validate && !validate(request.query)) throw adminSchemaError(validate.errors ?? [], 'querystring');
+          await jobs.refuseWhileActive();
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const file = request.body as SpooledFile | undefined;
         if (!file) throw new AdminProblem('INVALID_REQUEST', 'Invalid request: the body must be a catalog file.', 'Send the file as the body with Content-Type: application/json.');
-        let report: ImportReport;
-        try {
-          report = await service.importFile(actorOf(request), file.path, request.query.unpublish_missing, request.log);
-        } catch (error) {
-          throw invalidFile(error) ?? error;
-        } finally {
-          // Also when the client has gone away meanwhile: no response is then sent, and onResponse never runs.
-          await file.remove();
-        }
-        const { catalogVersion, ...rest } = report;
-        return { report: { ...rest, catalog_version: catalogVersion }, request_id: request.id };
+        const job = await jobs.start(actorOf(request), file, request.query.unpublish_missing);
+        file.taken = true;
+        return reply.code(202).header('location', `/admin/v1/imports/${job.id}`).send({ job, request_id: request.id });
       },
     );
   });
-}
 
-/** The importer reports an invalid file with its `problems`; anything else is not the client's doing. */
-function invalidFile(error: unknown): AdminProblem | undefined {
-  const problems = (error as { problems?: unknown }).problems;
-  if (!Array.isArray(problems)) return undefined;
-  return new AdminProblem(
-    'INVALID_REQUEST',
-    `The catalog file is invalid (${problems.length} problems); nothing was imported.`,
-    'Fix the problems listed in details.problems (JSON paths into the file); npm run catalog:import -- FILE --dry-run checks a file locally.',
-    { problems: problems.slice(0, MAX_PROBLEMS_SHOWN), problem_count: problems.length },
+  app.get<{ Querystring: Static<typeof ListQuery> }>(
+    '/imports',
+    {
+      schema: {
+        operationId: 'adminListImports',
+        tags: ['imports'],
+        summary: 'List import jobs',
+        description: `Newest first, with \`next_cursor\`; the last ${config.importJobsRetained} ended jobs are kept (ADMIN_IMPORT_JOBS_RETAINED), with every active one.`,
+        security,
+        querystring: ListQuery,
+        response: { 200: ok('A page of jobs', JobPage), ...errorResponses({}) },
+      },
+    },
+    async (request) => ({ ...(await jobs.list(request.query.limit, request.query.cursor)), request_id: request.id }),
+  );
+
+  app.get<{ Params: Static<typeof JobParams> }>(
+    '/imports/:id',
+    {
+      schema: {
+        operationId: 'adminGetImport',
+        tags: ['imports'],
+        summary: 'Read an import job',
+        description: `Its status, phase, progress (written to it every ${HEARTBEAT_MS / 1000} s by the instance running it; any instance answers), report and error. A job whose instance stopped (killed, or cut off from the store for ${LEASE_MS / 1000} s) is marked failed with error INTERRUPTED, its report listing the batches it committed.`,
+        security,
+        params: JobParams,
+        response: { 200: ok('The job', JobAnswer), ...errorResponses({ 404: NOT_FOUND }) },
+      },
+    },
+    async (request) => ({ job: await jobs.get(request.params.id), request_id: request.id }),
+  );
+
+  app.post<{ Params: Static<typeof JobParams> }>(
+    '/imports/:id/cancel',
+    {
+      schema: {
+        operationId: 'adminCancelImport',
+        tags: ['imports'],
+        summary: 'Cancel an import job',
+        description: 'The job becomes `cancelling`; the instance running it (any instance may take the request) stops before its next step, and the job ends `cancelled` with a report of what it committed, each batch whole. Cancelling a cancelling job answers it again.',
+        security,
+        params: JobParams,
+        response: {
+          202: ok('Accepted: the job, cancelling', JobAnswer),
+          ...errorResponses({ 404: NOT_FOUND, 409: 'CONFLICT: the job has already ended.' }),
+        },
+      },
+    },
+    async (request, reply) => reply.code(202).send({ job: await jobs.cancel(request.params.id), request_id: request.id }),
   );
 }
 

@@ -3,12 +3,14 @@ import type { AdminConfig, WebhookConfig } from '../../config.js';
 import type { WebhookService } from '../../delivery/webhook-service.js';
 import type { VersionCondition } from '../../catalog/store/write/write-errors.js';
 import type { AdminService } from '../admin-service.js';
+import type { ImportJobs } from '../import-jobs.js';
 import { AdminProblem } from '../errors.js';
 
 /** What every route group gets from the plugin. */
 export interface AdminRouteKit {
   config: AdminConfig;
   service: AdminService;
+  imports: ImportJobs;
   webhooks: WebhookService;
   webhookConfig: WebhookConfig;
 }

@@ -8,6 +8,8 @@ import type { LockedCatalog } from './locked-catalog.js';
 import { servedDocumentsFromRows, taxonomyColumns, type ServedDocument } from './served-document.js';
 import { fileUnderCategories } from './write/product-categories.js';
 import { checkCurrencyChanges } from './write/regions.js';
+import { importRegions, type RegionsImported } from './import-regions.js';
+import { readCatalogVersion } from './change-log.js';
 import { checkCategoryTree, type CategorySource } from './write/taxonomy.js';
 import type { CatalogFile, CatalogFileCategory, CatalogFileCollection, CatalogFileProduct, CatalogFileRegion } from '../file/catalog-file-schema.js';
 import { ProgressMeter, type ProgressOptions } from './import-progress.js';
@@ -19,20 +21,46 @@ export interface ImportOptions extends ProgressOptions {
   batchSize?: number;
   /** Who imports, as the audit trail names it: an admin token's name, `catalog:import` for the command, `seed`. */
   actor?: string;
+  /** The import job (src/admin/import-jobs.ts) whose import this is: each step's audit entry names it (`changes.job`). */
+  job?: string;
+  /**
+   * The report to fill in as each step commits (default: a new one): a caller whose
+   * import stops half-way (cancelled, failed) still has what was written.
+   */
+  report?: ImportReport;
+  /** Runs before each step's transaction (the regions', each batch's); what it throws stops the import there (a cancelled job). */
+  beforeStep?(): Promise<void>;
 }
 
 /** The audit trail's actor of an import that names none. */
 export const IMPORT_ACTOR = 'catalog:import';
 
 export interface ImportReport {
-  regions: { created: number; updated: number };
+  regions: RegionsImported;
   products: { created: number; updated: number };
   variants: { created: number; updated: number; removed: string[] };
   /** Handles in the store but not in the file: kept as they were, unless unpublished. */
   missing: string[];
   unpublished: string[];
-  /** The catalog version after the import's last change. */
+  /** The batches of products committed, each a catalog version: the file's products `from` to `to` (1-based). */
+  batches: { from: number; to: number; catalog_version: number }[];
+  /** The catalog version before the import's first change, and after its last. */
+  catalogVersionBefore: number;
   catalogVersion: number;
+}
+
+/** The report of an import that has written nothing yet. */
+export function emptyImportReport(): ImportReport {
+  return {
+    regions: { created: 0, updated: 0, unchanged: 0, changes: [], conflicts: [] },
+    products: { created: 0, updated: 0 },
+    variants: { created: 0, updated: 0, removed: [] },
+    missing: [],
+    unpublished: [],
+    batches: [],
+    catalogVersionBefore: 0,
+    catalogVersion: 0,
+  };
 }
 
 /** What the writer needs to know about the whole file before it writes a part of it. */
@@ -108,39 +136,44 @@ export async function writeCatalog(
 ): Promise<ImportReport> {
   const actor = options.actor ?? IMPORT_ACTOR;
   const unpublishMissing = options.unpublishMissing ?? false;
-  const step = (changes: object): AuditEntry[] => [
-    { action: 'import', targetType: 'catalog', targetId: 'catalog', versionBefore: null, versionAfter: null, changes: { unpublish_missing: unpublishMissing, ...changes } },
-  ];
-  const report: ImportReport = {
-    regions: { created: 0, updated: 0 },
-    products: { created: 0, updated: 0 },
-    variants: { created: 0, updated: 0, removed: [] },
-    missing: [],
-    unpublished: [],
-    catalogVersion: 0,
-  };
+  const report = options.report ?? emptyImportReport();
+  // Every step's entry names the catalog version the import began from; its own version is its version_after.
+  const step = (changes: object): AuditEntry => ({
+    action: 'import',
+    targetType: 'catalog',
+    targetId: 'catalog',
+    versionBefore: report.catalogVersionBefore,
+    versionAfter: null,
+    changes: { unpublish_missing: unpublishMissing, ...(options.job !== undefined && { job: options.job }), ...changes },
+  });
   // Every import rewrites the regions, categories and collections it lists.
+  await options.beforeStep?.();
   report.catalogVersion = (
     await writer.write(actor, async (catalog) => {
+      report.catalogVersionBefore = await readCatalogVersion(catalog);
       // Refused here, the import writes nothing: the file has passed its own checks, these need the store.
       await checkCurrencyChanges(catalog, plan.regions);
       await checkCategoryTree(catalog, plan.categories, FILE_CATEGORIES);
-      report.regions = await upsertRegions(catalog, plan.regions);
+      const regions = await importRegions(catalog, plan.regions);
+      report.regions = regions.report;
       await upsertTaxonomy(catalog, plan);
-      return { result: null, regions: true, audit: step({ step: 'regions', regions: report.regions }) };
+      return { result: null, regions: true, audit: [step({ step: 'regions', regions: report.regions }), ...regions.audit] };
     })
   ).version;
 
   const meter = new ProgressMeter('writing', options, plan.productCount);
   let written = 0;
   for await (const batch of batches) {
-    report.catalogVersion = (
+    await options.beforeStep?.();
+    const products = { from: written + 1, to: written + batch.length };
+    const version = (
       await writer.write(actor, async (catalog, now) => {
-        const { touched, documents } = await writeProducts(catalog, batch, plan, now, report);
-        const products = { from: written + 1, to: written + batch.length };
-        return { result: null, productIds: touched, servedDocuments: documents, audit: step({ step: 'products', products }) };
+        const { touched, documents, counts } = await writeProducts(catalog, batch, plan, now, report);
+        return { result: null, productIds: touched, servedDocuments: documents, audit: [step({ step: 'products', products, ...counts })] };
       })
     ).version;
+    report.catalogVersion = version;
+    report.batches.push({ ...products, catalog_version: version });
     written += batch.length;
     meter.update(written);
     // Lets a server that imports (over HTTP) answer its other requests between batches.
@@ -152,7 +185,7 @@ export async function writeCatalog(
     await writer.write(actor, async (catalog, now) => {
       const unpublishedIds = await listMissing(catalog, plan, unpublishMissing, now, report);
       const summary = { products: report.products, variants: { ...report.variants, removed: report.variants.removed.length } };
-      return { result: null, productIds: unpublishedIds, audit: step({ step: 'done', ...summary }) };
+      return { result: null, productIds: unpublishedIds, audit: [step({ step: 'done', ...summary })] };
     })
   ).version;
   const { db } = writer;
@@ -164,10 +197,35 @@ export async function writeCatalog(
 }
 
 /**
- * Writes one batch of products; returns the ids of every product it touched, and the
- * served documents of the batch's products, built from the rows it wrote.
+ * Writes one batch of products; returns the ids of every product it touched, the
+ * served documents of the batch's products, built from the rows it wrote, and what the
+ * batch created, updated and removed (added to `report` as well).
  */
 async function writeProducts(
+  trx: Trx,
+  products: CatalogFileProduct[],
+  plan: CatalogWritePlan,
+  at: Date,
+  report: ImportReport,
+): Promise<{ touched: string[]; documents: Map<string, ServedDocument>; counts: BatchCounts }> {
+  const batchReport = emptyImportReport();
+  const written = await writeProductRows(trx, products, plan, at, batchReport);
+  report.products.created += batchReport.products.created;
+  report.products.updated += batchReport.products.updated;
+  report.variants.created += batchReport.variants.created;
+  report.variants.updated += batchReport.variants.updated;
+  report.variants.removed.push(...batchReport.variants.removed);
+  return { ...written, counts: { products_created: batchReport.products.created, products_updated: batchReport.products.updated, variants: batchReport.variants } };
+}
+
+/** What one batch did, as its audit entry records it: enough to tell what an import that stopped after it had written. */
+export interface BatchCounts {
+  products_created: number;
+  products_updated: number;
+  variants: ImportReport['variants'];
+}
+
+async function writeProductRows(
   trx: Trx,
   products: CatalogFileProduct[],
   plan: CatalogWritePlan,
@@ -253,28 +311,6 @@ async function listMissing(trx: Trx, plan: CatalogWritePlan, unpublish: boolean,
       .execute();
   }
   return ids;
-}
-
-async function upsertRegions(trx: Trx, regions: CatalogFileRegion[]): Promise<ImportReport['regions']> {
-  const known = new Set((await trx.selectFrom('regions').select('id').execute()).map((row) => row.id));
-  const fileCountries = regions.flatMap((region) => region.countries);
-  // A country moving to another region is released by its old region first.
-  await trx.deleteFrom('region_countries').where('country', 'in', fileCountries).execute();
-  for (const [position, region] of regions.entries()) {
-    await trx
-      .insertInto('regions')
-      .values({ id: region.id, name: region.name, currency: region.currency, position })
-      .onConflict((conflict) =>
-        conflict.column('id').doUpdateSet({ name: region.name, currency: region.currency, position }),
-      )
-      .execute();
-    await trx.deleteFrom('region_countries').where('region_id', '=', region.id).execute();
-    for (const rows of chunks(region.countries.map((country) => ({ country, region_id: region.id })))) {
-      await trx.insertInto('region_countries').values(rows).execute();
-    }
-  }
-  const created = regions.filter((region) => !known.has(region.id)).length;
-  return { created, updated: regions.length - created };
 }
 
 /** Tree problems name the file's categories by their place in it. */
