@@ -298,6 +298,9 @@ async function adminExchanges(call: Call): Promise<void> {
   await call({ method: 'POST', url: '/admin/v1/imports', headers: auth, body: { regions: [], products: [{}] }, invalid: true });
   await call({ method: 'POST', url: '/admin/v1/imports?unpublish_missing=maybe', headers: auth, body: {}, invalid: true });
   await call({ method: 'POST', url: '/admin/v1/imports', headers: { ...auth, 'content-type': 'application/xml' }, raw: '<x/>', invalid: true });
+  await call({ method: 'GET', url: '/admin/v1/imports?limit=5', headers: auth });
+  await call({ method: 'GET', url: '/admin/v1/imports/imp_000000000000000000000000', headers: auth });
+  await call({ method: 'POST', url: '/admin/v1/imports/imp_000000000000000000000000/cancel', headers: auth });
   await call({ method: 'DELETE', url: `/admin/v1/products/${handle}`, headers: { ...auth, 'if-match': '"999"' } });
   await call({ method: 'DELETE', url: `/admin/v1/products/${handle}`, headers: auth });
   await call({ method: 'DELETE', url: `/admin/v1/products/${handle}`, headers: auth });

@@ -12,14 +12,15 @@ BASE=${VETRINA_URL:-http://127.0.0.1:3000}
 TOKEN=${VETRINA_ADMIN_TOKEN:?set VETRINA_ADMIN_TOKEN to a token of the server\'s ADMIN_TOKENS}
 BATCH=1000
 
-# POSTs stdin to $1; prints the answer; fails (listing the refused rows) unless it is 200.
+# POSTs stdin to $1; prints the answer; fails (listing the refused rows) unless its status
+# is $2 (default 200).
 post() {
   local answer status
   answer=$(curl -sS -w '\n%{http_code}' -X POST "$BASE$1" -H "Authorization: Bearer $TOKEN" \
     -H 'Content-Type: application/json' --data-binary @-)
   status=${answer##*$'\n'}
   answer=${answer%$'\n'*}
-  if [ "$status" != 200 ]; then
+  if [ "$status" != "${2:-200}" ]; then
     echo "$1 answered $status:" >&2
     echo "$answer" | jq -r '.error.message, (.error.details.rows // .error.details.problems // [] | .[] | "  \(.)")' >&2
     return 1
@@ -43,8 +44,19 @@ send_rows() {
 
 case ${1:-} in
   full)
-    post '/admin/v1/imports?unpublish_missing=true' < "${2:?catalog file}" |
-      jq -r '.report | "imported: products \(.products.created) created, \(.products.updated) updated; unpublished \(.unpublished | length); catalog version \(.catalog_version)"'
+    # The import runs as a job: started (202), then read until it has ended.
+    job=$(post '/admin/v1/imports?unpublish_missing=true' 202 < "${2:?catalog file}" | jq -r .job.id)
+    while :; do
+      answer=$(curl -sS "$BASE/admin/v1/imports/$job" -H "Authorization: Bearer $TOKEN")
+      [ "$(jq -r .job.finished_at <<< "$answer")" = null ] || break
+      jq -r '.job | "import \(.id): \(.phase), \(.progress.written) of \(.progress.total_products // "?") products written"' <<< "$answer"
+      sleep 2
+    done
+    jq -r '.job.report // empty | "imported: products \(.products.created) created, \(.products.updated) updated; unpublished \(.unpublished | length); region conflicts \(.regions.conflicts | length); catalog version \(.catalog_version)"' <<< "$answer"
+    if [ "$(jq -r .job.status <<< "$answer")" != succeeded ]; then
+      jq -r '.job | "import \(.id) \(.status): \(.error.message // "cancelled")", (.error.details.problems // [] | .[] | "  \(.)")' <<< "$answer" >&2
+      exit 1
+    fi
     ;;
   stock)
     send_rows /admin/v1/inventory "${2:?csv file}" '{sku: $f[0], inventory_quantity: ($f[1] | tonumber)}'
