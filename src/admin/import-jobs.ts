@@ -165,7 +165,10 @@ export class ImportJobs {
       throw active ? busy(active.id, active.status) : error;
     }
     await this.#prune();
-    const run = this.#run(row.id, actor, file, unpublishMissing).finally(() => this.#running.delete(row.id));
+    const run = this.#run(row.id, actor, file, unpublishMissing)
+      // The store lost while the job's end is recorded: the job stays active until its lease runs out, then any instance marks it interrupted.
+      .catch((error: unknown) => this.log.error({ err: error, job: row.id }, 'an import job could not record its end'))
+      .finally(() => this.#running.delete(row.id));
     this.#running.set(row.id, run);
     return view(row);
   }
@@ -275,7 +278,9 @@ export class ImportJobs {
           const row = await db.selectFrom('import_jobs').select('status').where('id', '=', id).executeTakeFirst();
           if (row?.status === 'cancelling') throw new JobStopped('cancelled');
           if (phase === 'validating') {
+            // The file is valid: its products are counted, and the rate and ETA are those of the writing from now on.
             phase = 'writing';
+            progress = { ...progress, total_products: progress.validated, per_second: 0, eta_seconds: null };
             beat();
           }
         },

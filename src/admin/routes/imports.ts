@@ -90,7 +90,7 @@ const ImportJobSchema = Type.Object({
       bytes_read: nullableInteger,
       total_bytes: nullableInteger,
       per_second: Type.Integer({ description: 'Products per second in the current phase.' }),
-      eta_seconds: nullableInteger,
+      eta_seconds: Type.Union([Type.Integer(), Type.Null()], { description: 'Seconds until the current phase ends at its rate so far; null until it can be told.' }),
     },
     { description: `Written to the job every ${HEARTBEAT_MS / 1000} s by the instance running it.` },
   ),
