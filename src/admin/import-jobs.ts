@@ -164,12 +164,12 @@ export class ImportJobs {
       const active = await this.#db.selectFrom('import_jobs').select(['id', 'status']).where('active', '=', 1).executeTakeFirst();
       throw active ? busy(active.id, active.status) : error;
     }
-    await this.#prune();
     const run = this.#run(row.id, actor, file, unpublishMissing)
       // The store lost while the job's end is recorded: the job stays active until its lease runs out, then any instance marks it interrupted.
       .catch((error: unknown) => this.log.error({ err: error, job: row.id }, 'an import job could not record its end'))
       .finally(() => this.#running.delete(row.id));
     this.#running.set(row.id, run);
+    await this.#prune().catch((error: unknown) => this.log.warn({ err: error }, 'deleting old import jobs failed'));
     return view(row);
   }
 
