@@ -101,9 +101,12 @@ export default tseslint.config(
     },
   },
   {
-    // The portal's browser script: plain JavaScript run by the browser, not by Node.
+    // The portal's browser scripts: plain JavaScript run by the browser, not by Node.
     files: ['src/portal/assets/**/*.js'],
-    languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly', fetch: 'readonly' } },
+    languageOptions: {
+      sourceType: 'script',
+      globals: Object.fromEntries(['window', 'document', 'fetch', 'sessionStorage', 'URLSearchParams', 'setTimeout', 'clearTimeout'].map((name) => [name, 'readonly'])),
+    },
   },
   {
     files: ['src/**/*.ts'],

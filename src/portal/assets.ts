@@ -15,7 +15,7 @@ const typeOf = (name: string) => TYPES[path.extname(name)]!;
 
 /** Our own files beside this module (the build copies them into dist/), read once at start: a few kilobytes. */
 const OWN = Object.fromEntries(
-  ['portal.css', 'sandbox-guide.js'].map((name) => {
+  ['portal.css', 'sandbox-guide.js', 'console.js'].map((name) => {
     const content = readFileSync(new URL(`./assets/${name}`, import.meta.url));
     const hash = createHash('sha256').update(content).digest('hex').slice(0, 12);
     const dot = name.lastIndexOf('.');

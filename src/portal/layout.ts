@@ -7,6 +7,7 @@ const NAV: { path: string; label: string }[] = [
   { path: PAGES.apiReference, label: 'API reference' },
   { path: PAGES.sandboxGuide, label: 'Sandbox guide' },
   { path: PAGES.changelog, label: 'Changelog' },
+  { path: PAGES.console, label: 'Console' },
   { path: '/openapi.json', label: 'openapi.json' },
 ];
 
@@ -16,7 +17,7 @@ export interface PageOptions {
   path: string;
   body: Html;
   /** Scripts of ours (file names in src/portal/assets) the page runs. */
-  scripts?: 'sandbox-guide.js'[];
+  scripts?: ('sandbox-guide.js' | 'console.js')[];
 }
 
 /** A whole portal page: our stylesheet, the navigation, the body; nothing loaded from another host. */

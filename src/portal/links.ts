@@ -4,6 +4,7 @@ export const PAGES = {
   apiReference: '/docs',
   sandboxGuide: '/docs/sandbox',
   changelog: '/docs/changelog',
+  console: '/console',
 } as const;
 
 /** Where the portal's own stylesheet and script are served. */

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { apiReference } from './api-reference.js';
 import { portalAssets, STATIC_FILE_URLS } from './assets.js';
 import { changelogPage } from './changelog-page.js';
+import { consolePage } from './console-page.js';
 import { homePage } from './home-page.js';
 import { sandboxGuidePage } from './sandbox-guide-page.js';
 import type { AcpPaths, UcpPaths } from './links.js';
@@ -20,7 +21,8 @@ const CACHE_CONTROL = 'public, max-age=60';
 /**
  * The developer portal served by the service itself: `/` (home, or a JSON index for API
  * clients), `/docs` (the API reference with try-it), `/docs/sandbox` (the sandbox flow
- * in the browser) and `/docs/changelog` (deprecations read from the contract). The pages
+ * in the browser), `/docs/changelog` (deprecations read from the contract) and `/console`
+ * (the operator console, over the admin API). The pages
  * count against the catalog rate limit; their static files (assets.ts) are prepared once,
  * cached hard and do not, so browsing the portal uses a request or two per page. Unknown
  * URLs keep the public API's 404.
@@ -35,6 +37,7 @@ export const portalPlugin = fp<{ config: Config; ucpPaths: UcpPaths; acpPaths: A
     homePage(app, config.publicBaseUrl, ucpPaths, acpPaths);
     sandboxGuidePage(app);
     changelogPage(app);
+    consolePage(app, config.admin.tokens.length > 0);
     portalAssets(app);
     await apiReference(app);
   },

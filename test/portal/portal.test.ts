@@ -58,7 +58,7 @@ describe("the portal's static files", () => {
       assert.match(response.headers['content-type'] as string, /^text\/(css|javascript); charset=utf-8$/, url);
       assert.match(response.headers['content-security-policy'] as string, /^default-src 'self';/, url);
     }
-    for (const url of ['/docs/assets/portal.css', '/docs/assets/sandbox-guide.js']) assert.equal((await t.app.inject({ url })).statusCode, 404, url);
+    for (const url of ['/docs/assets/portal.css', '/docs/assets/sandbox-guide.js', '/docs/assets/console.js']) assert.equal((await t.app.inject({ url })).statusCode, 404, url);
   });
 
   test("Swagger UI's are kept a day, prepared once: compressed as asked, 304 for the tag held", async () => {
@@ -164,7 +164,7 @@ describe('GET /', () => {
   });
 
   test('portal pages carry a same-origin Content-Security-Policy and a short public Cache-Control', async () => {
-    for (const url of ['/', '/docs', '/docs/sandbox', '/docs/changelog']) {
+    for (const url of ['/', '/docs', '/docs/sandbox', '/docs/changelog', '/console']) {
       const response = await t.app.inject({ url, headers: { accept: BROWSER_ACCEPT } });
       assert.equal(response.statusCode, 200, url);
       assert.match(response.headers['content-security-policy'] as string, /^default-src 'self';/, url);
@@ -187,6 +187,30 @@ describe('/docs and /openapi.json', () => {
     assert.equal((await t.app.inject({ url: '/admin/openapi.json', headers: { authorization: `Bearer ${ERP_TOKEN}` } })).statusCode, 200);
     const paths = Object.keys((await t.app.inject({ url: '/openapi.json' })).json().paths);
     assert.deepEqual(paths.filter((path) => path.startsWith('/docs') || path.startsWith('/admin')), []);
+  });
+});
+
+describe('/console', () => {
+  const off = useTestApp();
+  const on = useTestApp(withAdmin());
+  const consolePage = async (app: FastifyInstance) => (await app.inject({ url: '/console', headers: { accept: BROWSER_ACCEPT } })).body;
+
+  test('with the admin API off, says so and loads no script; with it on, loads its own hashed script and asks for a token', async () => {
+    const offPage = await consolePage(off.app);
+    assert.match(offPage, /The admin API is off on this server/);
+    assert.doesNotMatch(offPage, /<script|<form/);
+
+    const onPage = await consolePage(on.app);
+    assert.doesNotMatch(onPage, /The admin API is off/);
+    const scripts = [...onPage.matchAll(/<script src="([^"]+)"/g)].map((match) => match[1]!);
+    assert.equal(scripts.length, 1);
+    assert.match(scripts[0]!, /^\/docs\/assets\/console\.[0-9a-f]{12}\.js$/);
+    const script = await on.app.inject({ url: scripts[0]! });
+    assert.equal(script.statusCode, 200);
+    assert.equal(script.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.match(onPage, /<label for="sign-in-token">Admin token<\/label>\s*<input id="sign-in-token" type="password"/);
+    // No name: were the form ever sent without the script, the token would not go into a URL.
+    assert.doesNotMatch(onPage.match(/<input id="sign-in-token"[^>]*>/)![0], /\bname=/);
   });
 });
 

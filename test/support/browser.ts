@@ -9,8 +9,12 @@ import { startTestApp, type TestApp, type TestAppOptions } from './test-app.js';
 export interface GuardedPage {
   page: Page;
   context: BrowserContext;
-  /** Fails the test if the page asked for anything on another origin (each such request was aborted). */
-  assertStayedHome(): void;
+  /**
+   * Fails the test if the page asked for anything on another origin (each such request was
+   * aborted) or reported an error, other than answers of these statuses, in this order: the
+   * refusals a page asks for on purpose (Chromium reports each as a console error).
+   */
+  assertStayedHome(refusedStatuses?: number[]): void;
 }
 
 export interface BrowserUse {
@@ -24,6 +28,9 @@ export interface BrowserUse {
  * (10 s timed out there).
  */
 const STEP_TIMEOUT_MS = 60_000;
+
+/** How Chromium reports an answer with an error status to the page's console. */
+const REFUSED_LOAD = /^Failed to load resource: the server responded with a status of (\d{3})\b/;
 
 /**
  * One Chromium for the enclosing file or `describe`, launched before its first test and
@@ -61,16 +68,21 @@ export function useBrowser(): BrowserUse {
       const page = await context.newPage();
       page.setDefaultTimeout(STEP_TIMEOUT_MS);
       const failures: string[] = [];
+      const refused: number[] = [];
       page.on('pageerror', (error) => failures.push(`page error: ${error.message}`));
       page.on('console', (message) => {
-        if (message.type() === 'error') failures.push(`console error: ${message.text()}`);
+        if (message.type() !== 'error') return;
+        const status = REFUSED_LOAD.exec(message.text())?.[1];
+        if (status === undefined) failures.push(`console error: ${message.text()}`);
+        else refused.push(Number(status));
       });
       return {
         page,
         context,
-        assertStayedHome: () => {
+        assertStayedHome: (refusedStatuses = []) => {
           assert.deepEqual(outside, [], 'the page asked for something on another host');
           assert.deepEqual(failures, [], 'the page reported errors (a CSP violation is one)');
+          assert.deepEqual(refused, refusedStatuses, 'the statuses of the requests the server refused');
         },
       };
     },
