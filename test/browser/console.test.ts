@@ -263,10 +263,12 @@ describe('imports', () => {
   /** Records every status and progress line the job panel shows, from now on. */
   const recordJobPanel = (page: Page) =>
     page.evaluate(() => {
+      // No named function in here: tsx would wrap it in a helper the page does not have.
       const w = globalThis as any;
       w.seenJob = [];
-      const record = () => w.seenJob.push([w.document.querySelector('[data-job="status"]').textContent, w.document.querySelector('[data-job="counts"]').textContent]);
-      new w.MutationObserver(record).observe(w.document.querySelector('[data-job]'), { subtree: true, childList: true, characterData: true });
+      new w.MutationObserver(() =>
+        w.seenJob.push([w.document.querySelector('[data-job="status"]').textContent, w.document.querySelector('[data-job="counts"]').textContent]),
+      ).observe(w.document.querySelector('[data-job]'), { subtree: true, childList: true, characterData: true });
     });
   const jobPanelSeen = (page: Page): Promise<[string, string][]> => page.evaluate(() => (globalThis as any).seenJob);
 

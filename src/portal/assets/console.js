@@ -413,7 +413,10 @@
         definitions([
           ['Products', `${count(report.products.created)} created, ${count(report.products.updated)} updated`],
           ['Variants', `${count(report.variants.created)} created, ${count(report.variants.updated)} updated, ${count(report.variants.removed.length)} removed`],
-          ['Regions', `${count(report.regions.created)} created, ${count(report.regions.updated)} updated`],
+          ['Regions', `${count(report.regions.created)} created, ${count(report.regions.updated)} updated, ${count(report.regions.unchanged)} unchanged`],
+          ...(report.regions.conflicts.length === 0
+            ? []
+            : [['Countries kept where an admin put them', report.regions.conflicts.map((conflict) => `${conflict.country} in ${conflict.kept_in} (the file: ${conflict.file_region ?? 'no region'})`).join('; ')]]),
           ['In the store, not in the file', names(report.missing)],
           ['Set to draft', names(report.unpublished)],
           ['Catalog version', `${job.catalog_versions.before} → ${job.catalog_versions.after ?? report.catalog_version}`],
