@@ -101,7 +101,7 @@ ${pager('products', '20 a page')}
 <button type="button" data-job="cancel" hidden>Cancel import</button>
 <div data-job="outcome"></div>
 </section>
-<div class="list-head"><h3>Recent imports</h3><button type="button" data-refresh="imports">Refresh</button></div>
+<div class="list-head"><h3>Recent imports</h3><button type="button" data-refresh="imports">List recent imports</button></div>
 ${table('imports', 'Imports, newest first', ['Started', 'By', 'Status', 'Products written', 'Catalog versions', ''])}
 ${pager('imports', 'newest first')}
 </section>

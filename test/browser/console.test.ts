@@ -298,6 +298,7 @@ describe('imports', () => {
     assert.equal(job.report.products.created, 10_000);
     assert.match(await report.innerText(), new RegExp(`Catalog version\\s+${job.catalog_versions.before} → ${job.catalog_versions.after}`));
     assert.equal(await page.getByRole('heading', { name: `Import ${job.id}` }).count(), 1);
+    await page.locator('[data-list="imports"] tbody tr', { hasText: 'succeeded' }).waitFor();
     const [row] = await rows(page, 'imports');
     assert.deepEqual(row!.slice(1, 5), ['erp', 'succeeded', '10,000 of 10,000', `${job.catalog_versions.before} → ${job.catalog_versions.after}`]);
     guarded.assertStayedHome();
@@ -323,6 +324,15 @@ describe('imports', () => {
     const problems = page.locator('[data-job="outcome"] .problem li');
     assert.equal(await problems.count(), Math.min(job.error.details.problems.length, 10));
     assert.equal(await problems.first().innerText(), `${job.error.details.problems[0].path}: ${job.error.details.problems[0].message}`);
+
+    // The recent imports, newest first: this one, then the 10,000 products of the test before, shown again.
+    await page.getByRole('button', { name: 'List recent imports' }).click();
+    const listed = page.locator('[data-list="imports"] tbody tr');
+    await listed.first().getByText('failed').waitFor();
+    const [, earlier] = (await admin()('GET', '/admin/v1/imports?limit=2')).json().jobs;
+    await listed.nth(1).getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('heading', { name: `Import ${earlier.id}` }).waitFor();
+    assert.equal(await page.locator('[data-job="status"]').innerText(), 'succeeded');
     guarded.assertStayedHome();
   });
 });

@@ -585,7 +585,8 @@
     $('#sign-in-form').reset();
     clearMessages('sign-in');
     showConsole(true);
-    await Promise.all([products.first(), imports.first(), audit.first(), loadWebhooks()]);
+    // Recent imports are listed when asked for, or when an import is started here.
+    await Promise.all([products.first(), audit.first(), loadWebhooks()]);
   }
 
   /** Forgets the token and everything shown with it. */
