@@ -151,8 +151,13 @@
    */
   function paged(list, path, key, rowOf, filter = { form: null, fields: {} }) {
     let filters = {};
+    // Only the latest request's page is shown: an earlier one answering later (the first page
+    // asked for at sign-in, a search sent right after) must not replace it.
+    let latest = 0;
     const load = async (cursor) => {
+      const request = ++latest;
       const { data } = await api('GET', `${path}${query({ ...filters, limit: PAGE_SIZE, cursor })}`);
+      if (request !== latest) return undefined;
       fillTable(list, data[key].map(rowOf));
       return data.next_cursor;
     };
@@ -166,6 +171,7 @@
     const go = async (cursor, before) => {
       try {
         const nextCursor = await load(cursor);
+        if (nextCursor === undefined) return;
         messageArea(list).replaceChildren();
         state = { before, current: cursor, next: nextCursor };
       } catch (error) {
