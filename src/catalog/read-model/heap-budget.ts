@@ -9,7 +9,7 @@ export const CATALOG_HEAP_SHARE = 0.8;
 /**
  * The search index and the orders built after the products are loaded, as a share of the
  * products' own heap: about 0.17 at 100,000 products (a heap snapshot: 60 MB of index
- * beside 365 MB of catalog, docs/benchmarks.md), rounded up.
+ * beside 365 MB of catalog, docs/deploy.md, Memory), rounded up.
  */
 const INDEX_SHARE = 0.25;
 /**
