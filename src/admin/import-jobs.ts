@@ -205,22 +205,33 @@ export class ImportJobs {
   /** Marks failed the active jobs of other instances whose heartbeat stopped, each with what its audit entries say it wrote. */
   async reapInterrupted(): Promise<void> {
     const cutoff = new Date(Date.now() - LEASE_MS).toISOString();
-    const now = new Date().toISOString();
-    const reaped = await this.#db
-      .updateTable('import_jobs')
-      .set({ status: 'failed', phase: 'done', active: null, error: JSON.stringify(INTERRUPTED), finished_at: now })
+    const stale = await this.#db
+      .selectFrom('import_jobs')
+      .select(['id', 'actor', 'version_before'])
       .where('active', '=', 1)
       .where('heartbeat_at', '<', cutoff)
-      .$if(this.#running.size > 0, (update) => update.where('id', 'not in', [...this.#running.keys()]))
-      .returning(['id', 'actor', 'version_before'])
+      .$if(this.#running.size > 0, (select) => select.where('id', 'not in', [...this.#running.keys()]))
       .execute();
-    for (const job of reaped) {
+    for (const job of stale) {
+      // The report is rebuilt before the job is marked failed, and both are written in one statement: a reader never sees a failed job without its report.
       const report = await reportFromAudit(this.#db, job.id, job.actor, Number(job.version_before));
-      await this.#db
+      const marked = await this.#db
         .updateTable('import_jobs')
-        .set({ report: report && JSON.stringify(apiReport(report)), version_after: report?.catalogVersion ?? null })
+        .set({
+          status: 'failed',
+          phase: 'done',
+          active: null,
+          error: JSON.stringify(INTERRUPTED),
+          finished_at: new Date().toISOString(),
+          report: report && JSON.stringify(apiReport(report)),
+          version_after: report?.catalogVersion ?? null,
+        })
         .where('id', '=', job.id)
-        .execute();
+        .where('active', '=', 1)
+        .where('heartbeat_at', '<', cutoff)
+        .executeTakeFirst();
+      // Another instance marked it first, or its runner came back to life: nothing to say.
+      if (Number(marked.numUpdatedRows) === 0) continue;
       this.log.warn({ job: job.id, catalog_versions: { before: Number(job.version_before), after: report?.catalogVersion ?? null } }, 'catalog import interrupted: marked failed');
     }
   }
