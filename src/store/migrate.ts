@@ -13,6 +13,7 @@ import * as sandboxPaymentTokens from './migrations/0010-sandbox-payment-tokens.
 import * as adminProductList from './migrations/0011-admin-product-list.js';
 import * as sandboxOrderWebhooks from './migrations/0012-sandbox-order-webhooks.js';
 import * as importJobs from './migrations/0013-import-jobs.js';
+import * as servedProductsIndex from './migrations/0014-served-products-index.js';
 
 /** Migrations live in code so the same list runs from `src` (tsx) and from `dist`. */
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0011-admin-product-list': adminProductList,
   '0012-sandbox-order-webhooks': sandboxOrderWebhooks,
   '0013-import-jobs': importJobs,
+  '0014-served-products-index': servedProductsIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -48,11 +48,14 @@ export async function countServedProducts(db: Db): Promise<number> {
   return Number(row.count);
 }
 
+/** The served products after `after` in id order, read by `products_served_idx` (migration 0014). */
+export const servedProductsAfter = (db: Db, after: string, pageSize: number) => servedProducts(db).where('id', '>', after).orderBy('id').limit(pageSize);
+
 /** Every served product, a page at a time in id order, for a full build of the read model. */
 export async function* loadAllProducts(db: Db, pageSize: number, strings: StringPool): AsyncGenerator<Map<string, CatalogProduct>> {
   let after = '';
   for (;;) {
-    const rows = await servedProducts(db).where('id', '>', after).orderBy('id').limit(pageSize).execute();
+    const rows = await servedProductsAfter(db, after, pageSize).execute();
     if (rows.length === 0) return;
     yield fromRows(rows, strings);
     after = rows.at(-1)!.id;
