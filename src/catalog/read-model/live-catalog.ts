@@ -1,4 +1,5 @@
 import { EMPTY_TAXONOMY, type Taxonomy } from '../model/taxonomy.js';
+import { KeyedIndex, type ReadonlyKeyedIndex } from './keyed-index.js';
 import { OfferIndex } from './offer-index.js';
 import { sameClassification, sameSearchFields, SearchIndex } from './search-index.js';
 import type { CatalogProduct, CatalogVariant, Region } from './product.js';
@@ -17,11 +18,11 @@ export class LiveCatalog {
   #taxonomy: Taxonomy = EMPTY_TAXONOMY;
   /** Newest first: `created_at` descending, then id ascending (docs/decisions.md, Ordering). */
   #products: CatalogProduct[] = [];
-  readonly #productById = new Map<string, CatalogProduct>();
-  readonly #productByHandle = new Map<string, CatalogProduct>();
-  readonly #variantById = new Map<string, CatalogVariant>();
+  readonly #productById = new KeyedIndex<CatalogProduct>((product) => product.id);
+  readonly #productByHandle = new KeyedIndex<CatalogProduct>((product) => product.handle);
+  readonly #variantById = new KeyedIndex<CatalogVariant>((variant) => variant.id);
   /** SKUs are unique in the store (docs/decisions.md, Batch lookup), so one variant each. */
-  readonly #variantBySku = new Map<string, CatalogVariant>();
+  readonly #variantBySku = new KeyedIndex<CatalogVariant>((variant) => variant.sku);
   readonly #search = new SearchIndex();
   readonly #offers = new OfferIndex(this.#search);
   /** Served products not in the search index yet: a full build indexes them after it is served. */
@@ -48,19 +49,19 @@ export class LiveCatalog {
     return this.#taxonomy;
   }
 
-  get productById(): ReadonlyMap<string, CatalogProduct> {
+  get productById(): ReadonlyKeyedIndex<CatalogProduct> {
     return this.#productById;
   }
 
-  get productByHandle(): ReadonlyMap<string, CatalogProduct> {
+  get productByHandle(): ReadonlyKeyedIndex<CatalogProduct> {
     return this.#productByHandle;
   }
 
-  get variantById(): ReadonlyMap<string, CatalogVariant> {
+  get variantById(): ReadonlyKeyedIndex<CatalogVariant> {
     return this.#variantById;
   }
 
-  get variantBySku(): ReadonlyMap<string, CatalogVariant> {
+  get variantBySku(): ReadonlyKeyedIndex<CatalogVariant> {
     return this.#variantBySku;
   }
 
@@ -194,21 +195,21 @@ export class LiveCatalog {
   }
 
   #forget(product: CatalogProduct): void {
-    this.#productById.delete(product.id);
+    this.#productById.delete(product);
     // A handle, variant or SKU may already belong to a product applied earlier in this change.
-    if (this.#productByHandle.get(product.handle) === product) this.#productByHandle.delete(product.handle);
+    this.#productByHandle.delete(product);
     for (const variant of product.variants) {
-      if (this.#variantById.get(variant.id) === variant) this.#variantById.delete(variant.id);
-      if (this.#variantBySku.get(variant.sku) === variant) this.#variantBySku.delete(variant.sku);
+      this.#variantById.delete(variant);
+      this.#variantBySku.delete(variant);
     }
   }
 
   #remember(product: CatalogProduct): void {
-    this.#productById.set(product.id, product);
-    this.#productByHandle.set(product.handle, product);
+    this.#productById.set(product);
+    this.#productByHandle.set(product);
     for (const variant of product.variants) {
-      this.#variantById.set(variant.id, variant);
-      this.#variantBySku.set(variant.sku, variant);
+      this.#variantById.set(variant);
+      this.#variantBySku.set(variant);
     }
   }
 
