@@ -1,3 +1,4 @@
+import { priceTable } from '../../src/catalog/read-model/pricing.js';
 import type { CatalogProduct, CatalogVariant, Region } from '../../src/catalog/read-model/product.js';
 
 /** Markets of the read-model unit tests: Europe in euros, Switzerland with a price of its own in euros, the US in dollars. */
@@ -5,9 +6,14 @@ export const EUROPE: Region = { id: 'eu', name: 'Europe', currency: 'EUR', count
 export const SWITZERLAND: Region = { id: 'ch', name: 'Switzerland', currency: 'EUR', countries: ['CH'] };
 export const UNITED_STATES: Region = { id: 'us', name: 'United States', currency: 'USD', countries: ['US'] };
 
-/** A variant as the read model holds it: in stock, not managed, 1.00 EUR unless told otherwise. */
-export function catalogVariant(id: string, fields: Partial<CatalogVariant> = {}): CatalogVariant {
-  return { id, sku: id.toUpperCase(), productId: '', optionValues: [], manageInventory: false, inventoryQuantity: 0, allowBackorder: false, prices: ['EUR', 100], ...fields };
+export interface CatalogVariantFields extends Partial<Omit<CatalogVariant, 'prices' | 'priceRow'>> {
+  /** Flat pairs of key and minor-unit amount, as the served document lists them. */
+  prices?: (string | number)[];
+}
+
+/** A variant as the read model holds it: in stock, not managed, 1.00 EUR unless told otherwise; its prices a table of its own. */
+export function catalogVariant(id: string, { prices = ['EUR', 100], ...fields }: CatalogVariantFields = {}): CatalogVariant {
+  return { id, sku: id.toUpperCase(), productId: '', optionValues: [], manageInventory: false, inventoryQuantity: 0, allowBackorder: false, prices: priceTable([prices]), priceRow: 0, ...fields };
 }
 
 export interface CatalogProductFields extends Partial<Omit<CatalogProduct, 'texts'>> {

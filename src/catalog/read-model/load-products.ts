@@ -4,6 +4,7 @@ import type { ServedDocument } from '../store/served-document.js';
 import { storedCategories, storedCollections } from '../store/write/taxonomy.js';
 import type { CatalogProduct, ProductText, Region } from './product.js';
 import type { StringPool } from './string-pool.js';
+import { priceTable } from './pricing.js';
 import { Taxonomy } from '../model/taxonomy.js';
 
 /** What products refer to: the regions (prices) and the taxonomy (categories and collections). */
@@ -85,6 +86,10 @@ function fromDocument(row: ProductRow, strings: StringPool): CatalogProduct | un
   }
   // No writer stores a product without a text in the default locale; it could not be served.
   if (!texts[DEFAULT_LOCALE]) return undefined;
+  const prices = priceTable(
+    document.variants.map(([, , , , , , variantPrices]) => variantPrices),
+    (keys) => strings.internList(keys),
+  );
   return {
     id: row.id,
     handle: row.handle,
@@ -92,7 +97,7 @@ function fromDocument(row: ProductRow, strings: StringPool): CatalogProduct | un
     createdAtMs: Date.parse(row.created_at),
     texts,
     optionNames: strings.internList(document.options),
-    variants: document.variants.map(([id, sku, optionValues, manageInventory, inventoryQuantity, allowBackorder, prices]) => ({
+    variants: document.variants.map(([id, sku, optionValues, manageInventory, inventoryQuantity, allowBackorder], priceRow) => ({
       id,
       sku,
       productId: row.id,
@@ -100,7 +105,8 @@ function fromDocument(row: ProductRow, strings: StringPool): CatalogProduct | un
       manageInventory: manageInventory === 1,
       inventoryQuantity,
       allowBackorder: allowBackorder === 1,
-      prices: prices.map((entry) => (typeof entry === 'string' ? strings.intern(entry) : entry)),
+      prices,
+      priceRow,
     })),
     categories: strings.internList(document.categories ?? NONE),
     collection: document.collection ? strings.intern(document.collection) : null,

@@ -1,14 +1,34 @@
-import type { CatalogProduct, CatalogVariant, Region } from './product.js';
+import { NO_PRICE, type CatalogProduct, type CatalogVariant, type PriceTable, type Region } from './product.js';
 
 /** The variant's price in the region in minor units: region-specific, else by currency, else none. */
 export function minorPriceIn(variant: CatalogVariant, region: Region): number | null {
   let byCurrency: number | null = null;
-  const { prices } = variant;
-  for (let i = 0; i < prices.length; i += 2) {
-    if (prices[i] === region.id) return prices[i + 1] as number;
-    if (prices[i] === region.currency) byCurrency = prices[i + 1] as number;
+  const { keys, amounts } = variant.prices;
+  const row = variant.priceRow * keys.length;
+  for (let i = 0; i < keys.length; i++) {
+    const amount = amounts[row + i]!;
+    if (amount === NO_PRICE) continue;
+    if (keys[i] === region.id) return amount;
+    if (keys[i] === region.currency) byCurrency = amount;
   }
   return byCurrency;
+}
+
+/**
+ * The price table of a product's variants from each variant's flat pairs of key and
+ * amount (as the served document lists them), its keys in the order they first appear.
+ * `shareKeys` answers the list to keep for the keys: one shared with every equal list.
+ */
+export function priceTable(variantPrices: readonly (readonly (string | number)[])[], shareKeys: (keys: string[]) => readonly string[] = (keys) => keys): PriceTable {
+  const keys: string[] = [];
+  for (const pairs of variantPrices) {
+    for (let i = 0; i < pairs.length; i += 2) if (!keys.includes(pairs[i] as string)) keys.push(pairs[i] as string);
+  }
+  const amounts: number[] = new Array<number>(keys.length * variantPrices.length).fill(NO_PRICE);
+  variantPrices.forEach((pairs, row) => {
+    for (let i = 0; i < pairs.length; i += 2) amounts[row * keys.length + keys.indexOf(pairs[i] as string)] = pairs[i + 1] as number;
+  });
+  return { keys: shareKeys(keys), amounts };
 }
 
 const fractionDigitsCache = new Map<string, number>();

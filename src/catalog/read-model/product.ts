@@ -31,13 +31,27 @@ export interface CatalogVariant {
   readonly manageInventory: boolean;
   readonly inventoryQuantity: number;
   readonly allowBackorder: boolean;
-  /**
-   * Flat pairs of key and minor-unit amount. The key is a currency code (upper case: the
-   * price for every region of that currency) or a region id (lower case: that region's
-   * price, which wins over the currency's).
-   */
-  readonly prices: readonly (string | number)[];
+  /** The prices of the product's variants, this one's among them: its row is `priceRow`. */
+  readonly prices: PriceTable;
+  readonly priceRow: number;
 }
+
+/**
+ * The prices of one product's variants, shared by them: a row of amounts per variant, a
+ * column per key. A key is a currency code (upper case: the price for every region of that
+ * currency) or a region id (lower case: that region's price, which wins over the
+ * currency's). One table per product rather than a list per variant: the variants' own
+ * lists took 58 MB at 100,000 products (docs/deploy.md, Memory).
+ */
+export interface PriceTable {
+  /** Shared with every other product that has the same keys. */
+  readonly keys: readonly string[];
+  /** Minor units, row after row; NO_PRICE where a variant has no price for the key. */
+  readonly amounts: readonly number[];
+}
+
+/** No price for that key (amounts are never negative: the catalog file's schema). */
+export const NO_PRICE = -1;
 
 export interface CatalogProduct {
   readonly id: string;
