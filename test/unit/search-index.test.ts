@@ -109,6 +109,23 @@ describe('SearchIndex: adding, replacing and removing products', () => {
     assert.equal(index.slotOf(soap.id), undefined);
   });
 
+  it('a word in many products (kept as a bitmap past a 32nd of them) finds the same products as a rare one, through removals and re-adds', () => {
+    // 300 products with "olive" in the title, 20 of them with "rare" too: "olive" outgrows an array.
+    const products = Array.from({ length: 300 }, (_, n) => catalogProduct(`p${n}`, { title: n % 15 === 0 ? `Olive rare ${n}` : `Olive ${n}` }));
+    const index = indexOf(...products);
+    const expected = (predicate: (n: number) => boolean) => Object.fromEntries(products.flatMap((product, n) => (predicate(n) ? [[product.id, 'whole']] : [])));
+    assert.deepEqual(found(index, 'olive'), expected(() => true));
+    assert.deepEqual(found(index, 'olive rare'), expected((n) => n % 15 === 0));
+    // Every other product removed, then a third of those added back: slots are reused.
+    const removed = (n: number) => n % 2 === 1 && n % 3 !== 0;
+    products.forEach((product, n) => n % 2 === 1 && index.remove(product));
+    products.forEach((product, n) => n % 2 === 1 && n % 3 === 0 && index.add(product));
+    assert.deepEqual(found(index, 'olive'), expected((n) => !removed(n)));
+    assert.deepEqual(found(index, 'rare olive'), expected((n) => n % 15 === 0 && !removed(n)));
+    products.forEach((product, n) => !removed(n) && index.remove(product));
+    assert.deepEqual(found(index, 'olive'), {});
+  });
+
   it('refuses to add a product twice, or to remove or replace one it does not hold', () => {
     const index = indexOf(oliveOil);
     assert.throws(() => index.add(oliveOil), /already indexed/);

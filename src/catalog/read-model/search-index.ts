@@ -2,6 +2,7 @@ import SearchableMap from 'minisearch/SearchableMap';
 import { LOCALES, type Locale } from '../model/locales.js';
 import { textIn } from './product.js';
 import type { CatalogProduct } from './product.js';
+import { SlotBitmap } from './slot-bitmap.js';
 import { words } from './text.js';
 
 /** Title in the locale, falling back to the default locale, as it is served and searched. */
@@ -34,8 +35,49 @@ const FUZZY_FROM_LENGTH = 5;
 const FUZZY_EDITS_PER_LETTER = 0.2;
 const MAX_FUZZY_EDITS = 2;
 
-/** Per field, the slots of the products having the term in that field. */
-type Postings = (Set<number> | undefined)[];
+/**
+ * Per field, the slots of the products having the term in that field. Most terms are in a
+ * few products (a handle's numbers, rare words): their slots are kept in an array, in no
+ * order, whose removal (a product changed or withdrawn) finds the slot and moves the last
+ * one into its place. A term in more than a 32nd of the products (a common word) moves to
+ * a bitmap, a bit per product, at most half the array's bytes, whose removal is
+ * immediate. Sets, which these replaced, took 20 to 40 bytes a slot: 38 MB more at 100,000
+ * products (docs/deploy.md, Memory).
+ */
+type Slots = number[] | SlotBitmap;
+type Postings = (Slots | undefined)[];
+
+/** An array this short stays an array, however few the products: a bitmap costs a few hundred bytes before its first bit. */
+const MIN_SLOTS_IN_BITMAP = 64;
+
+function addPosting(postings: Postings, field: number, slot: number, slotCount: number): void {
+  const products = postings[field];
+  if (products === undefined) postings[field] = [slot];
+  else if (!Array.isArray(products)) products.add(slot);
+  else if (products.length < Math.max(MIN_SLOTS_IN_BITMAP, slotCount >>> 5)) products.push(slot);
+  else {
+    const bitmap = new SlotBitmap(slotCount);
+    for (const held of products) bitmap.add(held);
+    postings[field] = bitmap.add(slot);
+  }
+}
+
+function removePosting(postings: Postings, field: number, slot: number): void {
+  const products = postings[field];
+  if (products === undefined) return;
+  if (Array.isArray(products)) {
+    const at = products.indexOf(slot);
+    if (at < 0) return;
+    products[at] = products.at(-1)!;
+    products.pop();
+    if (products.length === 0) postings[field] = undefined;
+  } else if (products.delete(slot) && products.size === 0) postings[field] = undefined;
+}
+
+function forEachSlot(products: Slots, visit: (slot: number) => void): void {
+  if (Array.isArray(products)) for (const slot of products) visit(slot);
+  else products.forEach(visit);
+}
 
 /** What a query matched, product by product (by slot: see SearchIndex). */
 export interface Matches {
@@ -83,7 +125,7 @@ export class SearchIndex {
     forEachTerm(product, (term, field) => {
       let postings = this.#terms.get(term);
       if (!postings) this.#terms.set(term, (postings = []));
-      (postings[field] ??= new Set()).add(slot);
+      addPosting(postings, field, slot, this.#productAt.length);
     });
   }
 
@@ -93,10 +135,8 @@ export class SearchIndex {
     if (slot === undefined) throw new Error(`Product ${product.id} is not indexed`);
     forEachTerm(product, (term, field) => {
       const postings = this.#terms.get(term);
-      const products = postings?.[field];
-      if (!products) return;
-      products.delete(slot);
-      if (products.size === 0) postings[field] = undefined;
+      if (!postings) return;
+      removePosting(postings, field, slot);
       if (postings.every((field) => field === undefined)) this.#terms.delete(term);
     });
     this.#removeFacets(product, slot);
@@ -164,8 +204,11 @@ export class SearchIndex {
     const matched = new Uint16Array(slots);
     const whole = new Uint16Array(slots);
     queryWords.forEach((word, index) => {
-      const mark = (counts: Uint16Array, products: Set<number> | undefined) => {
-        if (products) for (const slot of products) if (counts[slot] === index) counts[slot] = index + 1;
+      const mark = (counts: Uint16Array, products: Slots | undefined) => {
+        if (products)
+          forEachSlot(products, (slot) => {
+            if (counts[slot] === index) counts[slot] = index + 1;
+          });
       };
       for (const [term, postings] of this.#similarTerms(word)) {
         mark(matched, postings[HANDLE_FIELD]);
