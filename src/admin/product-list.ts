@@ -66,22 +66,24 @@ export async function listProducts(db: Kysely<Database>, readModel: CatalogReadM
     const queryWords = words(query.q);
     if (queryWords.length === 0) throw new AdminProblem('INVALID_REQUEST', 'Invalid request: querystring.q has no letters or digits to search for.', 'Send at least one word, or leave q out.');
     const later = (row: { handle: string }) => after === undefined || row.handle > after;
-    // Not served: every word in the handle or in a title. Few, next to the served ones.
-    const unserved = (
-      await filtered
-        .where((eb) => eb.or([eb('status', '=', 'draft'), eb('weighted', '=', 1)]))
-        .where((eb) =>
-          eb.and(
-            queryWords.map((word) =>
-              eb.or([
-                eb('handle', 'like', `%${word}%`),
-                eb.exists(eb.selectFrom('product_translations as text').select('text.locale').whereRef('text.product_id', '=', 'products.id').where(sql`lower(text.title)`, 'like', `%${word}%`)),
-              ]),
-            ),
+    // Not served: every word in the handle or in a title; at most a page and one after the
+    // cursor, in handle order, however many drafts an import left (the page needs no more).
+    const unserved = await filtered
+      .where((eb) => eb.or([eb('status', '=', 'draft'), eb('weighted', '=', 1)]))
+      .where((eb) =>
+        eb.and(
+          queryWords.map((word) =>
+            eb.or([
+              eb('handle', 'like', `%${word}%`),
+              eb.exists(eb.selectFrom('product_translations as text').select('text.locale').whereRef('text.product_id', '=', 'products.id').where(sql`lower(text.title)`, 'like', `%${word}%`)),
+            ]),
           ),
-        )
-        .execute()
-    ).filter(later);
+        ),
+      )
+      .$if(after !== undefined, (select) => select.where('handle', '>', after!))
+      .orderBy('handle')
+      .limit(query.limit + 1)
+      .execute();
     // Served: the search index's matches that pass the other filters, in handle order, until a page is full.
     const served: Row[] = [];
     for (const handles of chunks((await servedMatches(readModel, queryWords)).filter((handle) => later({ handle })))) {
