@@ -93,11 +93,11 @@ function countProducts(index: SearchIndex, taxonomy: Taxonomy, included: ((slot:
     taxonomy.categories.map((category, c) => {
       let count = 0;
       for (const handle of taxonomy.subtree(category.handle)) {
-        for (const slot of index.facet('category', handle) ?? []) {
-          if (countedFor[slot] === c) continue;
+        index.forEachInFacet('category', handle, (slot) => {
+          if (countedFor[slot] === c) return;
           countedFor[slot] = c;
           if (!included || included(slot)) count++;
-        }
+        });
       }
       return [category.handle, count];
     }),
@@ -105,7 +105,9 @@ function countProducts(index: SearchIndex, taxonomy: Taxonomy, included: ((slot:
   const collections = new Map(
     taxonomy.collections.map(({ handle }) => {
       let count = 0;
-      for (const slot of index.facet('collection', handle) ?? []) if (!included || included(slot)) count++;
+      index.forEachInFacet('collection', handle, (slot) => {
+        if (!included || included(slot)) count++;
+      });
       return [handle, count];
     }),
   );

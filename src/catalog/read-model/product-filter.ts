@@ -42,7 +42,9 @@ export function slotFilter(filter: ProductFilter, index: SearchIndex, offers: Re
   const passed = new Uint8Array(facets.length > 0 ? index.slotCount : 0);
   facets.forEach(([kind, values], f) => {
     for (const value of values!) {
-      for (const slot of index.facet(kind, value) ?? []) if (passed[slot] === f) passed[slot] = f + 1;
+      index.forEachInFacet(kind, value, (slot) => {
+        if (passed[slot] === f) passed[slot] = f + 1;
+      });
     }
   });
   const priced = minPrice !== undefined || maxPrice !== undefined;

@@ -2,7 +2,7 @@ import SearchableMap from 'minisearch/SearchableMap';
 import { LOCALES, type Locale } from '../model/locales.js';
 import { textIn } from './product.js';
 import type { CatalogProduct } from './product.js';
-import { SlotBitmap } from './slot-bitmap.js';
+import { forEachSlot, withoutSlot, withSlot, type Slots } from './slot-bitmap.js';
 import { words } from './text.js';
 
 /** Title in the locale, falling back to the default locale, as it is served and searched. */
@@ -35,49 +35,8 @@ const FUZZY_FROM_LENGTH = 5;
 const FUZZY_EDITS_PER_LETTER = 0.2;
 const MAX_FUZZY_EDITS = 2;
 
-/**
- * Per field, the slots of the products having the term in that field. Most terms are in a
- * few products (a handle's numbers, rare words): their slots are kept in an array, in no
- * order, whose removal (a product changed or withdrawn) finds the slot and moves the last
- * one into its place. A term in more than a 32nd of the products (a common word) moves to
- * a bitmap, a bit per product, at most half the array's bytes, whose removal is
- * immediate. Sets, which these replaced, took 20 to 40 bytes a slot: 38 MB more at 100,000
- * products (docs/deploy.md, Memory).
- */
-type Slots = number[] | SlotBitmap;
+/** Per field, the slots of the products having the term in that field (`Slots`: an array for a few, a bitmap for many). */
 type Postings = (Slots | undefined)[];
-
-/** An array this short stays an array, however few the products: a bitmap costs a few hundred bytes before its first bit. */
-const MIN_SLOTS_IN_BITMAP = 64;
-
-function addPosting(postings: Postings, field: number, slot: number, slotCount: number): void {
-  const products = postings[field];
-  if (products === undefined) postings[field] = [slot];
-  else if (!Array.isArray(products)) products.add(slot);
-  else if (products.length < Math.max(MIN_SLOTS_IN_BITMAP, slotCount >>> 5)) products.push(slot);
-  else {
-    const bitmap = new SlotBitmap(slotCount);
-    for (const held of products) bitmap.add(held);
-    postings[field] = bitmap.add(slot);
-  }
-}
-
-function removePosting(postings: Postings, field: number, slot: number): void {
-  const products = postings[field];
-  if (products === undefined) return;
-  if (Array.isArray(products)) {
-    const at = products.indexOf(slot);
-    if (at < 0) return;
-    products[at] = products.at(-1)!;
-    products.pop();
-    if (products.length === 0) postings[field] = undefined;
-  } else if (products.delete(slot) && products.size === 0) postings[field] = undefined;
-}
-
-function forEachSlot(products: Slots, visit: (slot: number) => void): void {
-  if (Array.isArray(products)) for (const slot of products) visit(slot);
-  else products.forEach(visit);
-}
 
 /** What a query matched, product by product (by slot: see SearchIndex). */
 export interface Matches {
@@ -112,7 +71,7 @@ export class SearchIndex {
   readonly #revisionAt: number[] = [];
   #revisions = 0;
   /** Per facet (`category:…`, `collection:…`, `tag:…`), the slots of the products in it: what the taxonomy filters and counts read. */
-  readonly #facets = new Map<string, Set<number>>();
+  readonly #facets = new Map<string, Slots>();
 
   add(product: CatalogProduct): void {
     if (this.#slotById.has(product.id)) throw new Error(`Product ${product.id} is already indexed`);
@@ -125,7 +84,7 @@ export class SearchIndex {
     forEachTerm(product, (term, field) => {
       let postings = this.#terms.get(term);
       if (!postings) this.#terms.set(term, (postings = []));
-      addPosting(postings, field, slot, this.#productAt.length);
+      postings[field] = withSlot(postings[field], slot, this.#productAt.length);
     });
   }
 
@@ -136,7 +95,7 @@ export class SearchIndex {
     forEachTerm(product, (term, field) => {
       const postings = this.#terms.get(term);
       if (!postings) return;
-      removePosting(postings, field, slot);
+      postings[field] = withoutSlot(postings[field], slot);
       if (postings.every((field) => field === undefined)) this.#terms.delete(term);
     });
     this.#removeFacets(product, slot);
@@ -160,24 +119,21 @@ export class SearchIndex {
     this.#revisionAt[slot] = ++this.#revisions;
   }
 
-  /** The slots of the products in the facet; undefined when none is. */
-  facet(kind: FacetKind, value: string): ReadonlySet<number> | undefined {
-    return this.#facets.get(`${kind}:${value}`);
+  /** Calls `visit` with the slot of each product in the facet. */
+  forEachInFacet(kind: FacetKind, value: string, visit: (slot: number) => void): void {
+    const slots = this.#facets.get(`${kind}:${value}`);
+    if (slots) forEachSlot(slots, visit);
   }
 
   #addFacets(product: CatalogProduct, slot: number): void {
-    forEachFacet(product, (facet) => {
-      let slots = this.#facets.get(facet);
-      if (!slots) this.#facets.set(facet, (slots = new Set()));
-      slots.add(slot);
-    });
+    forEachFacet(product, (facet) => this.#facets.set(facet, withSlot(this.#facets.get(facet), slot, this.#productAt.length)));
   }
 
   #removeFacets(product: CatalogProduct, slot: number): void {
     forEachFacet(product, (facet) => {
-      const slots = this.#facets.get(facet);
-      slots?.delete(slot);
-      if (slots?.size === 0) this.#facets.delete(facet);
+      const slots = withoutSlot(this.#facets.get(facet), slot);
+      if (slots) this.#facets.set(facet, slots);
+      else this.#facets.delete(facet);
     });
   }
 
