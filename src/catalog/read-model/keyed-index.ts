@@ -1,12 +1,13 @@
 /**
  * Values found by a string key each of them carries (a variant by its id or its SKU, a
- * product by its id or its handle), in under half a `Map`'s memory. A `Map` keeps three
- * pointers per entry and half a bucket, at a capacity that doubles: 28 bytes per slot, up
- * to 56 per entry, which for the variants of 100,000 products (540,803 of them, two
- * lookups) came to 56 MB of the read model's 365 (docs/deploy.md, Memory). Here each entry
- * is one pointer in a dense list of values, and a slot of 5 bytes (its position and a
- * byte of its key's hash) in an open-addressed table 35% to 70% full: 15 to 26 bytes an
- * entry. The keys are not stored: each is read from its value (`keyOf`), which holds it.
+ * product by its id or its handle, a search slot by its product's id), in under half a
+ * `Map`'s memory. A `Map` keeps three pointers per entry and half a bucket, at a capacity
+ * that doubles: 28 bytes per slot, up to 56 per entry, which for the variants of 100,000
+ * products (540,803 of them, two lookups) came to 56 MB of the read model's 365
+ * (docs/deploy.md, Memory). Here each entry is one pointer in a dense list of values, and
+ * a slot of 5 bytes (its position and a byte of its key's hash) in an open-addressed table
+ * 35% to 70% full: 15 to 26 bytes an entry. The keys are not stored: each is read from its
+ * value (`keyOf`), which holds it or leads to it.
  */
 export interface ReadonlyKeyedIndex<T> {
   readonly size: number;

@@ -2,6 +2,7 @@ import SearchableMap from 'minisearch/SearchableMap';
 import { LOCALES, type Locale } from '../model/locales.js';
 import { textIn } from './product.js';
 import type { CatalogProduct } from './product.js';
+import { KeyedIndex } from './keyed-index.js';
 import { forEachSlot, withoutSlot, withSlot, type Slots } from './slot-bitmap.js';
 import { words } from './text.js';
 
@@ -63,7 +64,8 @@ export const WHOLE_WORDS_IN_TITLE = 2;
  */
 export class SearchIndex {
   readonly #terms = new SearchableMap<Postings>();
-  readonly #slotById = new Map<string, number>();
+  /** Slots by their product's id: the key is read from the product in the slot, so it is set after the slot's product and removed before. */
+  readonly #slotById = new KeyedIndex<number>((slot) => this.#productAt[slot]!.id);
   readonly #productAt: (CatalogProduct | undefined)[] = [];
   readonly #createdAtMs: number[] = [];
   readonly #freeSlots: number[] = [];
@@ -76,8 +78,8 @@ export class SearchIndex {
   add(product: CatalogProduct): void {
     if (this.#slotById.has(product.id)) throw new Error(`Product ${product.id} is already indexed`);
     const slot = this.#freeSlots.pop() ?? this.#productAt.length;
-    this.#slotById.set(product.id, slot);
     this.#productAt[slot] = product;
+    this.#slotById.set(slot);
     this.#createdAtMs[slot] = product.createdAtMs;
     this.#revisionAt[slot] = ++this.#revisions;
     this.#addFacets(product, slot);
@@ -99,7 +101,7 @@ export class SearchIndex {
       if (postings.every((field) => field === undefined)) this.#terms.delete(term);
     });
     this.#removeFacets(product, slot);
-    this.#slotById.delete(product.id);
+    this.#slotById.delete(slot);
     this.#productAt[slot] = undefined;
     this.#revisionAt[slot] = ++this.#revisions;
     this.#freeSlots.push(slot);
