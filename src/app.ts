@@ -9,6 +9,7 @@ import { deliveryPlugin } from './delivery/delivery-plugin.js';
 import { mcpPlugin } from './mcp/mcp-plugin.js';
 import { openApiDocument } from './openapi-document.js';
 import { seedEmptyStore } from './catalog/store/seed.js';
+import type { HeapBudget } from './catalog/read-model/heap-budget.js';
 import type { Config } from './config.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { compression } from './http/compression.js';
@@ -44,6 +45,8 @@ export interface AppOptions {
   logger?: boolean | object;
   /** The time source of sandbox key, cart and idempotency expiry; tests move it on. */
   clock?: () => Date;
+  /** Makes the catalog read model's heap budgets (src/catalog/read-model/heap-budget.ts); tests feed them numbers. */
+  heapBudget?: () => HeapBudget;
   /** UCP operations served besides the release's (tests of the UCP bindings themselves). */
   extraUcpOperations?: (kit: UcpOperationKit) => readonly UcpOperation<any>[];
 }
@@ -115,7 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onStoreFallback: () => app.metrics.rateLimitFallbacks.inc(),
     onRejection: (limit) => app.metrics.rateLimitRejections.inc({ limit }),
   });
-  await app.register(catalogPlugin, { config, store });
+  await app.register(catalogPlugin, { config, store, heapBudget: options.heapBudget });
   await app.register(deliveryPlugin, {
     config,
     store,

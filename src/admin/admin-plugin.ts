@@ -77,7 +77,7 @@ export const adminPlugin = fp<{ config: Config }>(
           sendDocument,
         );
 
-        const imports = new ImportJobs(app.catalogWriter, app.log, config.admin.importJobsRetained);
+        const imports = new ImportJobs(app.catalogWriter, app.catalogReadModel, app.log, config.admin.importJobsRetained);
         admin.addHook('onReady', () => imports.watch());
         admin.addHook('onClose', () => imports.close());
         const kit: AdminRouteKit = {

@@ -4,6 +4,7 @@ import type { ErrorSurface } from '../http/error-surface.js';
 import { HttpProblem } from '../http/problem.js';
 import { isStoreUnavailable } from '../store/store-unavailable.js';
 import { CatalogWriteError, type WriteRefusal } from '../catalog/store/write/write-errors.js';
+import { CatalogTooLargeError } from '../catalog/read-model/heap-budget.js';
 
 /** The admin API's error codes, each with the status it is answered with. */
 const STATUS_OF = {
@@ -11,6 +12,8 @@ const STATUS_OF = {
   UNAUTHORIZED: 401,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /** The import would grow the catalog past what this instance's heap holds (src/catalog/read-model/heap-budget.ts). */
+  CATALOG_TOO_LARGE: 409,
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
@@ -72,6 +75,14 @@ export const adminErrors: ErrorSurface = {
       });
     }
     if (error instanceof CatalogWriteError) return refusalProblem(error);
+    if (error instanceof CatalogTooLargeError) {
+      return new AdminProblem(
+        'CATALOG_TOO_LARGE',
+        error.message,
+        'Restart every instance with the larger heap details.setting names (and the memory to match), then send the file again; or import fewer new products.',
+        error.details,
+      );
+    }
     if ((error as { statusCode?: number }).statusCode === 413) {
       return new AdminProblem('PAYLOAD_TOO_LARGE', (error as Error).message, 'Send a smaller body: bulk routes take at most 1,000 rows.');
     }

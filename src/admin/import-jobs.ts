@@ -4,6 +4,7 @@ import { readCatalogVersion } from '../catalog/store/change-log.js';
 import { importCatalogFile } from '../catalog/store/import-catalog-file.js';
 import { emptyImportReport, type BatchCounts, type ImportReport } from '../catalog/store/import-catalog.js';
 import type { ImportProgress } from '../catalog/store/import-progress.js';
+import type { CatalogReadModel } from '../catalog/read-model/read-model.js';
 import { newOrderedId } from '../lib/new-id.js';
 import type { ImportJobTable } from '../store/schema.js';
 import { adminErrors, AdminProblem } from './errors.js';
@@ -106,7 +107,9 @@ function decodeCursor(cursor: string): Cursor {
  * row every `HEARTBEAT_MS`, and checking the row for a cancellation before each step's
  * transaction. One job is active per store at a time: the importer's last step lists
  * (and may unpublish) the products its file lacks, which another import running beside
- * it would be writing; a second import is refused with 409 while one is active.
+ * it would be writing; a second import is refused with 409 while one is active. An
+ * import that would grow the catalog past what this instance's heap holds is refused
+ * (CATALOG_TOO_LARGE) once its file is checked, before it writes anything.
  *
  * Every instance marks failed the active jobs whose heartbeat is older than `LEASE_MS`
  * (their instance died), when it starts and then every half lease, and fills in their
@@ -122,6 +125,8 @@ export class ImportJobs {
 
   constructor(
     private readonly writer: CatalogWriter,
+    /** This instance's catalog: an import it cannot hold is refused before it writes, and stopped once it has outgrown it. */
+    private readonly served: Pick<CatalogReadModel, 'checkImport' | 'outgrown'>,
     private readonly log: FastifyBaseLogger,
     /** Ended jobs kept (ADMIN_IMPORT_JOBS_RETAINED); older ones are deleted when a job is created. */
     private readonly retained: number,
@@ -134,6 +139,11 @@ export class ImportJobs {
     await this.reapInterrupted();
     const active = await this.#db.selectFrom('import_jobs').select(['id', 'status']).where('active', '=', 1).executeTakeFirst();
     if (active) throw busy(active.id, active.status);
+  }
+
+  /** Refuses (409 CATALOG_TOO_LARGE) once this instance's catalog has outgrown its heap: every import would be refused when its file is checked. */
+  refuseWhileOutgrown(): void {
+    if (this.served.outgrown) throw this.served.outgrown;
   }
 
   /** Creates a job for a spooled file and runs it in the background; once it returns, the job removes the file when done with it. */
@@ -284,8 +294,12 @@ export class ImportJobs {
           phase = measured.phase;
           progress = jobProgress(measured, progress);
         },
+        beforeWrite: (plan) => this.served.checkImport(plan.handles),
         beforeStep: async () => {
           if (this.#closing) throw new JobStopped('failed');
+          // The catalog may have outgrown this instance's heap since the file was checked: an import into a catalog too small to
+          // project it from (HeapBudget's sample), or changes made elsewhere. The job stops, its report listing what it wrote.
+          if (this.served.outgrown) throw this.served.outgrown;
           const row = await db.selectFrom('import_jobs').select('status').where('id', '=', id).executeTakeFirst();
           if (row?.status === 'cancelling') throw new JobStopped('cancelled');
           if (phase === 'validating') {

@@ -14,6 +14,7 @@ import { useErrorSurface } from '../http/error-surface.js';
 import { deploymentSecret } from '../store/deployment-secrets.js';
 import { catalogLimitInWords, defineCatalogRateLimit } from './public-api/rate-limit.js';
 import { CatalogReadModel } from './read-model/read-model.js';
+import type { HeapBudget } from './read-model/heap-budget.js';
 import { getProductRoute } from './public-api/routes/get-product.js';
 import { listProductsRoute } from './public-api/routes/list-products.js';
 import { lookupProductsRoute } from './public-api/routes/lookup-products.js';
@@ -45,9 +46,9 @@ const CURSOR_SECRET = 'catalog_cursor_mac';
  * and the REST routes under `/public`, in a context of their own that answers their
  * errors and unknown routes in the public API's envelope.
  */
-export const catalogPlugin = fp<{ config: Config; store: Store }>(
-  async (app: FastifyInstance, { config, store }) => {
-    const readModel = new CatalogReadModel(store.db, app.log);
+export const catalogPlugin = fp<{ config: Config; store: Store; heapBudget?: () => HeapBudget }>(
+  async (app: FastifyInstance, { config, store, heapBudget }) => {
+    const readModel = new CatalogReadModel(store.db, app.log, heapBudget);
     await readModel.load();
     readModel.startWatching(config.catalogPollMs);
     app.addHook('onClose', async () => readModel.stopWatching());

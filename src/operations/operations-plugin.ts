@@ -19,6 +19,7 @@ export const operationsPlugin = fp<{ config: Config; store: Store }>(
         name: 'read_model',
         check: async () => {
           if (!readModel.loaded) throw new Error('the catalog read model is not loaded');
+          if (readModel.outgrown) throw readModel.outgrown;
           if (!readModel.ready) throw new Error(`the catalog search index is being built: ${readModel.unindexedProducts} products to go`);
         },
       },

@@ -53,6 +53,15 @@ export function registerScrapeGauges(registry: Registry, db: Db, readModel: Cata
     },
   });
 
+  new Gauge({
+    name: 'vetrina_catalog_outgrown_heap',
+    help: "1 once catalog changes would have grown the catalog past this instance's heap budget: it stopped applying changes, and /readyz answers 503 until it restarts with a larger heap (docs/deploy.md, Memory).",
+    registers: [registry],
+    collect() {
+      this.set(readModel.outgrown ? 1 : 0);
+    },
+  });
+
   new Counter({
     name: 'vetrina_catalog_index_waits_total',
     help: 'Catalog reads (searches, filtered or re-sorted lists) that waited for the search index: only those sent before /readyz answered 200.',

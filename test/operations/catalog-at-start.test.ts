@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
-import { CatalogTooLargeError, readHeap } from '../../src/catalog/read-model/heap-budget.js';
+import { CatalogTooLargeError, HeapBudget, readHeap } from '../../src/catalog/read-model/heap-budget.js';
 import { CatalogReadModel } from '../../src/catalog/read-model/read-model.js';
 import { CatalogWriter } from '../../src/catalog/store/catalog-writer.js';
 import { importCatalog } from '../../src/catalog/store/import-catalog.js';
@@ -33,7 +33,7 @@ describe('an instance is ready once its catalog is loaded and searchable, and re
   it('a catalog too large for the heap is refused while it loads, naming the numbers and the setting', () =>
     withStore(async (store) => {
       // The process's real heap in use, against a limit of 16 MiB.
-      const readModel = new CatalogReadModel(store.db, Fastify({ logger: false }).log, () => ({ ...readHeap(), limit: 16 * 2 ** 20 }));
+      const readModel = new CatalogReadModel(store.db, Fastify({ logger: false }).log, () => new HeapBudget(() => ({ ...readHeap(), limit: 16 * 2 ** 20 })));
       await assert.rejects(readModel.load(), (error: unknown) => {
         assert.ok(error instanceof CatalogTooLargeError);
         assert.match(error.message, /With the catalog's 2,500 served products .* heap limit of 16 MiB; .* NODE_OPTIONS=--max-old-space-size=\d+/);

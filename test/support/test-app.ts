@@ -26,6 +26,8 @@ export interface TestAppOptions {
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
   /** UCP operations served besides the release's (test/support/ucp-operations.ts). */
   ucpOperations?: AppOptions['extraUcpOperations'];
+  /** The read model's heap budgets, fed a test's numbers instead of the process's heap. */
+  heapBudget?: AppOptions['heapBudget'];
 }
 
 export interface TestApp {
@@ -58,7 +60,7 @@ export interface TestApp {
  * them, so tests do not throttle each other.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const { config: overrides = {}, catalog = 'demo', logger = false, beforeReady, ucpOperations } = options;
+  const { config: overrides = {}, catalog = 'demo', logger = false, beforeReady, ucpOperations, heapBudget } = options;
   const base = loadConfig();
   const database = base.databaseUrl && !('databaseUrl' in overrides) ? await createDatabase(base.databaseUrl) : undefined;
   const redisPrefix = base.redisUrl && !('redisKeyPrefix' in overrides) ? uniqueRedisPrefix() : undefined;
@@ -82,7 +84,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       sandbox: { ...base.sandbox, keyRateLimit: 0, cartRateLimit: 0, ...overrides.sandbox },
     };
     store = openStore(config);
-    app = await buildApp({ config, store, logger, clock, extraUcpOperations: ucpOperations });
+    app = await buildApp({ config, store, logger, clock, extraUcpOperations: ucpOperations, heapBudget });
     await beforeReady?.(app);
     // Seeds the store from the catalog file: the file is not needed afterwards.
     await app.ready();

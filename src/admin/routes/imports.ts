@@ -11,6 +11,7 @@ import { Type, type Static } from 'typebox';
 import { CatalogFile } from '../../catalog/file/catalog-file-schema.js';
 import { HEARTBEAT_MS, IMPORT_JOB_PHASES, IMPORT_JOB_STATUSES, LEASE_MS, type JobFile } from '../import-jobs.js';
 import { AdminProblem, adminSchemaError } from '../errors.js';
+import { CATALOG_HEAP_SHARE } from '../../catalog/read-model/heap-budget.js';
 import { errorResponses, ok } from '../schemas.js';
 import { actorOf, security, type AdminRouteKit } from './shared.js';
 
@@ -98,10 +99,22 @@ const ImportJobSchema = Type.Object({
   catalog_versions: Type.Object({ before: Type.Integer(), after: nullableInteger }),
   error: Type.Union([
     Type.Object({
-      code: Type.String({ description: 'An admin error code (INVALID_REQUEST, CONFLICT, STORE_UNAVAILABLE, INTERNAL_ERROR), or INTERRUPTED: its server stopped.' }),
+      code: Type.String({
+        description:
+          "An admin error code (INVALID_REQUEST, CONFLICT, CATALOG_TOO_LARGE: the import would grow the catalog past this instance's heap, or did once it ran, STORE_UNAVAILABLE, INTERNAL_ERROR), or INTERRUPTED: its server stopped.",
+      }),
       message: Type.String(),
       hint: Type.String(),
-      details: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'problems and problem_count for an invalid file.' })),
+      details: Type.Optional(
+        Type.Object(
+          {},
+          {
+            additionalProperties: true,
+            description:
+              'problems and problem_count for an invalid file; for CATALOG_TOO_LARGE served_products (with the import), projected_heap_mib, heap_limit_mib, catalog_heap_share and setting (NODE_OPTIONS=--max-old-space-size=...).',
+          },
+        ),
+      ),
     }),
     Type.Null(),
   ]),
@@ -177,7 +190,7 @@ export function importRoutes(app: FastifyInstance, { config, imports: jobs }: Ad
           operationId: 'adminImportCatalog',
           tags: ['imports'],
           summary: 'Start importing a catalog file',
-          description: `The body is a whole catalog file (docs/catalog-format.md), up to ${config.importMaxBytes} bytes (ADMIN_IMPORT_MAX_BYTES); the whole body must arrive within REQUEST_TIMEOUT_MS. Answered 202 with a job (Location: its URL) once the file is received; the import runs in the background of this instance, exactly as \`npm run catalog:import\` does: validated completely first (an invalid file changes nothing: the job fails with error.details.problems, the first 100, and problem_count), then checked against the store (a region's currency, the category tree; refused whole), then regions are upserted by id, products by handle, variants by SKU, in batches each committed as it goes. One import runs at a time per store: 409 while another job is active.`,
+          description: `The body is a whole catalog file (docs/catalog-format.md), up to ${config.importMaxBytes} bytes (ADMIN_IMPORT_MAX_BYTES); the whole body must arrive within REQUEST_TIMEOUT_MS. Answered 202 with a job (Location: its URL) once the file is received; the import runs in the background of this instance, exactly as \`npm run catalog:import\` does: validated completely first (an invalid file changes nothing: the job fails with error.details.problems, the first 100, and problem_count), then checked against this instance's heap (a file whose products, beside the catalog served now, would take more than ${CATALOG_HEAP_SHARE * 100}% of it, projected from the heap each served product takes here, changes nothing: the job fails with error CATALOG_TOO_LARGE, a 409 code, whose details name served_products, projected_heap_mib, heap_limit_mib and the setting that would hold it; docs/deploy.md, Memory), then checked against the store (a region's currency, the category tree; refused whole), then regions are upserted by id, products by handle, variants by SKU, in batches each committed as it goes. One import runs at a time per store: 409 while another job is active.`,
           security,
           querystring: ImportQuery,
           'x-documented-body': catalogFileSchema,
@@ -185,7 +198,7 @@ export function importRoutes(app: FastifyInstance, { config, imports: jobs }: Ad
             202: ok('Accepted: the job, queued', JobAnswer, { Location: Type.String({ description: 'The job: /admin/v1/imports/{id}.' }) }),
             ...errorResponses({
               400: 'INVALID_REQUEST: a bad query, or a body that is not a JSON catalog file (Content-Type application/json).',
-              409: 'CONFLICT: another import job is active (details.job_id); imports run one at a time.',
+              409: "CONFLICT: another import job is active (details.job_id); imports run one at a time. CATALOG_TOO_LARGE: this instance's catalog has outgrown its heap (its /readyz answers 503), details as in a job's error.",
               413: 'PAYLOAD_TOO_LARGE: the file is larger than ADMIN_IMPORT_MAX_BYTES.',
             }),
           },
@@ -196,6 +209,7 @@ export function importRoutes(app: FastifyInstance, { config, imports: jobs }: Ad
           const validate = request.getValidationFunction('querystring');
           if (validate && !validate(request.query)) throw adminSchemaError(validate.errors ?? [], 'querystring');
           await jobs.refuseWhileActive();
+          jobs.refuseWhileOutgrown();
         },
       },
       async (request, reply) => {

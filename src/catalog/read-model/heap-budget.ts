@@ -32,43 +32,95 @@ export const readHeap = (): HeapReading => {
   return { used, limit };
 };
 
-/** A catalog that does not fit the heap this process was given, found while it loads. */
+/** What a catalog of `products` served products would take of this process's heap. */
+export interface HeapProjection {
+  products: number;
+  projectedBytes: number;
+  limitBytes: number;
+}
+
+const mib = (bytes: number) => Math.ceil(bytes / 2 ** 20);
+
+/** The heap limit (MiB) that holds the projected catalog at CATALOG_HEAP_SHARE, rounded up to the next 512 MiB. */
+export const advisedHeapMiB = ({ projectedBytes }: HeapProjection): number => Math.ceil(projectedBytes / CATALOG_HEAP_SHARE / 2 ** 29) * 512;
+
+/** A catalog that does not fit the heap this process was given: found while it loads, before an import writes, or as changes made elsewhere arrive. */
 export class CatalogTooLargeError extends Error {
-  constructor(products: number, projectedBytes: number, limitBytes: number) {
-    const mib = (bytes: number) => `${Math.ceil(bytes / 2 ** 20).toLocaleString('en')} MiB`;
-    // Room for the catalog at CATALOG_HEAP_SHARE, rounded up to the next 512 MiB.
-    const advised = Math.ceil(projectedBytes / CATALOG_HEAP_SHARE / 2 ** 29) * 512;
+  /**
+   * @param subject Whose served products are counted, e.g. "the catalog's".
+   * @param outcome What this process does about it: "it stops now rather than run out of memory later".
+   */
+  constructor(
+    readonly projection: HeapProjection,
+    subject: string,
+    outcome: string,
+  ) {
+    const { products, projectedBytes, limitBytes } = projection;
+    const inMiB = (bytes: number) => `${mib(bytes).toLocaleString('en')} MiB`;
     super(
-      `With the catalog's ${products.toLocaleString('en')} served products and their search index, this process would use about ${mib(projectedBytes)} of heap, ` +
-        `more than ${CATALOG_HEAP_SHARE * 100}% of its heap limit of ${mib(limitBytes)}; it stops now rather than run out of memory later. ` +
-        `Give Node.js a larger heap, e.g. NODE_OPTIONS=--max-old-space-size=${advised}, and the machine or container the memory to match ` +
+      `With ${subject} ${products.toLocaleString('en')} served products and their search index, this process would use about ${inMiB(projectedBytes)} of heap, ` +
+        `more than ${CATALOG_HEAP_SHARE * 100}% of its heap limit of ${inMiB(limitBytes)}; ${outcome}. ` +
+        `Give Node.js a larger heap, e.g. NODE_OPTIONS=--max-old-space-size=${advisedHeapMiB(projection)}, and the machine or container the memory to match ` +
         `(RSS runs at about 1.3 times the heap; docs/deploy.md, Memory).`,
     );
     this.name = 'CatalogTooLargeError';
   }
+
+  /** The numbers, as the admin API's problem details name them. */
+  get details(): Record<string, number | string> {
+    const { products, projectedBytes, limitBytes } = this.projection;
+    return {
+      served_products: products,
+      projected_heap_mib: mib(projectedBytes),
+      heap_limit_mib: mib(limitBytes),
+      catalog_heap_share: CATALOG_HEAP_SHARE,
+      setting: `NODE_OPTIONS=--max-old-space-size=${advisedHeapMiB(this.projection)}`,
+    };
+  }
 }
 
 /**
- * Watches a full build of the read model as it loads: once a sample of the catalog is in
- * memory, projects the whole catalog's heap from it and refuses a catalog that would not
- * fit, before the heap runs out (which ends the process with nothing said of why).
+ * The one projection of a catalog's heap: bytes per served product measured in this
+ * process (the heap in use beyond what it used before its catalog was built, over the
+ * products loaded), times a number of served products, against CATALOG_HEAP_SHARE of
+ * the heap limit. Made on a sample large enough that the garbage the heap in use
+ * counts is not multiplied into a catalog that seems not to fit.
  */
 export class HeapBudget {
   readonly #before: number;
 
+  /**
+   * Measures the heap in use now: the base the catalog built next is measured beyond.
+   * @param minimumSample Products loaded before any projection is made (SAMPLE_PRODUCTS): lower only where a test feeds numbers without garbage.
+   */
   constructor(
-    private readonly totalProducts: number,
     private readonly read: () => HeapReading = readHeap,
+    private readonly minimumSample = SAMPLE_PRODUCTS,
   ) {
     this.#before = read().used;
   }
 
-  /** Throws CatalogTooLargeError when `loaded` products so far project a catalog over the budget. */
-  check(loaded: number): void {
-    if (loaded === 0 || loaded < Math.min(this.totalProducts, Math.max(SAMPLE_PRODUCTS, this.totalProducts * SAMPLE_SHARE))) return;
+  /** While a build loads: throws CatalogTooLargeError when the `loaded` products so far, not indexed yet, project a `total` over the budget. */
+  check(loaded: number, total: number): void {
+    const projection = this.#project(loaded, total, 1 + INDEX_SHARE);
+    if (projection) throw new CatalogTooLargeError(projection, "the catalog's", 'it stops now rather than run out of memory later');
+  }
+
+  /**
+   * While serving `served` products, indexed: the projection of a catalog of `products`
+   * when it is over the budget; undefined when it fits, or when `served` is too small a
+   * sample of it to tell.
+   */
+  exceeded(served: number, products: number): HeapProjection | undefined {
+    return this.#project(served, products, 1);
+  }
+
+  /** @param growth The factor the heap measured per product grows by before the catalog is served: 1 + INDEX_SHARE while its search index is not built, 1 once it is. */
+  #project(sample: number, products: number, growth: number): HeapProjection | undefined {
+    if (sample === 0 || sample < Math.min(products, Math.max(this.minimumSample, products * SAMPLE_SHARE))) return undefined;
     const { used, limit } = this.read();
-    const perProduct = Math.max(0, used - this.#before) / loaded;
-    const projected = this.#before + perProduct * this.totalProducts * (1 + INDEX_SHARE);
-    if (projected > limit * CATALOG_HEAP_SHARE) throw new CatalogTooLargeError(this.totalProducts, projected, limit);
+    const perProduct = Math.max(0, used - this.#before) / sample;
+    const projectedBytes = this.#before + perProduct * products * growth;
+    return projectedBytes > limit * CATALOG_HEAP_SHARE ? { products, projectedBytes, limitBytes: limit } : undefined;
   }
 }

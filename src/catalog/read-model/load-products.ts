@@ -43,6 +43,13 @@ export async function loadProducts(db: Db, ids: readonly string[], strings: Stri
   return fromRows(await servedProducts(db).where('id', 'in', ids).execute(), strings);
 }
 
+/** Which of these products are served now (their ids), without reading them. */
+export async function servedAmong(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await servedProducts(db).clearSelect().select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((row) => row.id));
+}
+
 /** How many products are served: what a full build will load. */
 export async function countServedProducts(db: Db): Promise<number> {
   const row = await servedProducts(db).clearSelect().select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();

@@ -5,8 +5,8 @@ import { chunks } from '../../store/chunks.js';
 import type { Db } from '../../store/database.js';
 import { changesAfter, readCatalogVersion } from '../store/change-log.js';
 import { LiveCatalog } from './live-catalog.js';
-import { HeapBudget, readHeap, type HeapReading } from './heap-budget.js';
-import { countServedProducts, loadAllProducts, loadDefinitions, loadProducts } from './load-products.js';
+import { CatalogTooLargeError, HeapBudget, type HeapProjection } from './heap-budget.js';
+import { countServedProducts, loadAllProducts, loadDefinitions, loadProducts, servedAmong } from './load-products.js';
 import { writeMissingServedDocuments } from '../store/served-document.js';
 import { StringPool } from './string-pool.js';
 
@@ -39,12 +39,15 @@ export class CatalogReadModel {
   #searchesWaited = 0;
   readonly #strings = new StringPool(STRING_POOL_CAPACITY);
   readonly #appliedListeners = new Set<(version: number) => void>();
+  /** The budget of the build at start: its base is the heap without a catalog, beyond which the served catalog is measured. */
+  #budget: HeapBudget | undefined;
+  #outgrown: CatalogTooLargeError | undefined;
 
-  /** @param heap Reads V8's heap while a full build loads (HeapBudget); the process's own unless a test gives numbers. */
+  /** @param heapBudget Makes each build's HeapBudget: over the process's own heap unless a test feeds it numbers. */
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
-    private readonly heap: () => HeapReading = readHeap,
+    private readonly heapBudget: () => HeapBudget = () => new HeapBudget(),
   ) {}
 
   get catalog(): LiveCatalog {
@@ -62,6 +65,39 @@ export class CatalogReadModel {
    */
   get ready(): boolean {
     return this.#catalog !== undefined && this.#catalog.searchable;
+  }
+
+  /**
+   * Set once catalog changes (an import on an instance with a larger heap, or one too
+   * small a sample to be refused at its start) would grow the catalog past this
+   * instance's heap budget: it stopped applying changes there, serving the catalog as
+   * of then, rather than run out of memory; /readyz answers 503 until it restarts with a
+   * larger heap.
+   */
+  get outgrown(): CatalogTooLargeError | undefined {
+    return this.#outgrown;
+  }
+
+  /**
+   * Throws CatalogTooLargeError when an import of the products `handles` names would
+   * grow the served catalog past this instance's heap budget, or when the catalog has
+   * already outgrown it. The handles not served now are counted as added: a draft of
+   * the file is counted too, and a product it unpublishes is not taken away (that happens
+   * at its end), so the count errs on the side of the heap.
+   */
+  checkImport(handles: Iterable<string>): void {
+    if (this.#outgrown) throw this.#outgrown;
+    const served = this.catalog.products.length;
+    let added = 0;
+    for (const handle of handles) if (!this.catalog.productByHandle.has(handle)) added++;
+    const projection = this.#budget!.exceeded(served, served + added);
+    if (projection) {
+      throw new CatalogTooLargeError(
+        projection,
+        `the ${added.toLocaleString('en')} products the import adds to the ${served.toLocaleString('en')} served now, the catalog's`,
+        'the import is refused before it writes anything',
+      );
+    }
   }
 
   /** Served products the search index does not hold yet: all but zero only in the seconds after start. */
@@ -84,8 +120,9 @@ export class CatalogReadModel {
     const started = performance.now();
     const written = await writeMissingServedDocuments(this.db);
     if (written > 0) this.log.info({ products: written, ms: Math.round(performance.now() - started) }, 'served documents written for products stored before they existed');
-    const catalog = await this.#build('loaded');
+    const { catalog, budget } = await this.#build('loaded');
     this.#catalog = catalog;
+    this.#budget = budget;
     this.#searchable = this.#index(catalog);
     // Searches waiting for the index see a failure; nothing else awaits it.
     this.#searchable.catch((error: unknown) => this.log.error({ err: error }, 'building the search index failed'));
@@ -146,30 +183,75 @@ export class CatalogReadModel {
     for (const listener of this.#appliedListeners) listener(version);
   }
 
-  /** Resolves once the read model serves catalog version `version` or a later one. */
+  /**
+   * Resolves once the read model serves catalog version `version` or a later one; rejects
+   * with CatalogTooLargeError once the catalog has outgrown this instance's heap (`outgrown`).
+   */
   async catchUpTo(version: number): Promise<void> {
-    while (this.catalog.version < version) await this.refresh();
+    while (this.catalog.version < version) {
+      if (this.#outgrown) throw this.#outgrown;
+      await this.refresh();
+    }
   }
 
   async #catchUp(): Promise<void> {
     const catalog = this.catalog;
-    for (;;) {
+    while (!this.#outgrown) {
       const changes = await changesAfter(this.db, catalog.version, CHANGES_PER_READ);
       if (changes === undefined) {
         // The served catalog stays searchable: its replacement is indexed before the swap.
-        const rebuilt = await this.#build('rebuilt: the change log no longer holds the changes it missed');
-        await this.#index(rebuilt);
-        this.#catalog = rebuilt;
-        this.#applied(rebuilt.version);
+        const rebuilt = await this.#build('rebuilt: the change log no longer holds the changes it missed').catch((error: unknown) => {
+          if (!(error instanceof CatalogTooLargeError)) throw error;
+          this.#stopGrowing(error.projection, catalog.version);
+          return undefined;
+        });
+        if (!rebuilt) return;
+        await this.#index(rebuilt.catalog);
+        this.#catalog = rebuilt.catalog;
+        this.#applied(rebuilt.catalog.version);
         return;
       }
       if (changes.length === 0) return;
+      const ids = [...new Set(changes.flatMap((change) => change.productIds))];
+      const projection = await this.#growthOverBudget(catalog, ids);
+      if (projection) return this.#stopGrowing(projection, catalog.version);
       if (changes.some((change) => change.regions)) catalog.setDefinitions(...(await loadDefinitions(this.db)));
-      await this.#applyProducts(catalog, [...new Set(changes.flatMap((change) => change.productIds))]);
+      await this.#applyProducts(catalog, ids);
       catalog.version = changes.at(-1)!.seq;
       this.#applied(catalog.version);
       if (changes.length < CHANGES_PER_READ) return;
     }
+  }
+
+  /**
+   * The projection of the catalog with the products `ids` applied, when it passes the heap
+   * budget. Only the products this instance does not serve can grow it: the store is asked
+   * which of those it serves (a change to served products, such as a price, asks nothing),
+   * and the count is checked after each statement's worth, as a build checks page by page,
+   * so that a change many times the catalog's size is projected while the catalog is
+   * still a sample of it (HeapBudget projects nothing from less). Products the changes take
+   * away are not subtracted: the count errs on the side of the heap.
+   */
+  async #growthOverBudget(catalog: LiveCatalog, ids: string[]): Promise<HeapProjection | undefined> {
+    const budget = this.#budget!;
+    const served = catalog.products.length;
+    let after = served;
+    for (const slice of chunks(ids.filter((id) => !catalog.productById.has(id)))) {
+      after += (await servedAmong(this.db, slice)).size;
+      const projection = budget.exceeded(served, after);
+      if (projection) return projection;
+    }
+    return undefined;
+  }
+
+  /** Stops applying changes: the instance serves the catalog of `version` and says why, in its log, /readyz and /metrics. */
+  #stopGrowing(projection: HeapProjection, version: number): void {
+    this.#outgrown = new CatalogTooLargeError(
+      projection,
+      "the latest catalog changes applied, the catalog's",
+      `this instance stopped applying catalog changes at version ${version}: it serves the catalog as of then, and /readyz answers 503 until it is restarted`,
+    );
+    this.log.error({ catalogVersion: version, products: projection.products, projectedBytes: Math.round(projection.projectedBytes), limitBytes: projection.limitBytes }, this.#outgrown.message);
   }
 
   async #applyProducts(catalog: LiveCatalog, ids: string[]): Promise<void> {
@@ -184,15 +266,16 @@ export class CatalogReadModel {
    * are applied next. Throws CatalogTooLargeError, before the heap runs out, for a catalog
    * this process's heap cannot hold.
    */
-  async #build(outcome: string): Promise<LiveCatalog> {
+  async #build(outcome: string): Promise<{ catalog: LiveCatalog; budget: HeapBudget }> {
     const started = performance.now();
+    const budget = this.heapBudget();
     const catalog = new LiveCatalog(await readCatalogVersion(this.db));
     catalog.setDefinitions(...(await loadDefinitions(this.db)));
     // Counted after the version is read: products published meanwhile are applied next, not projected.
-    const budget = new HeapBudget(await countServedProducts(this.db), this.heap);
+    const total = await countServedProducts(this.db);
     for await (const page of loadAllProducts(this.db, PRODUCTS_PER_PAGE, this.#strings)) {
       catalog.add(page.values());
-      budget.check(catalog.products.length);
+      budget.check(catalog.products.length, total);
       await yieldToEventLoop();
     }
     catalog.sort();
@@ -200,7 +283,7 @@ export class CatalogReadModel {
       { catalogVersion: catalog.version, products: catalog.products.length, ms: Math.round(performance.now() - started) },
       `catalog read model ${outcome}`,
     );
-    return catalog;
+    return { catalog, budget };
   }
 
   startWatching(intervalMs: number): void {

@@ -77,14 +77,21 @@ export async function checkCatalogFile(path: string, options: ProgressOptions = 
   };
 }
 
+export interface ImportFileOptions extends ImportOptions {
+  /** Runs once the file is checked, before anything is written; what it throws refuses the import (a catalog the instance's heap cannot hold). */
+  beforeWrite?(plan: CatalogWritePlan): void;
+}
+
 /**
  * Imports a catalog file without holding it in memory: the whole file is checked first
  * (`checkCatalogFile`; an invalid file throws `CatalogFileInvalid` and changes nothing),
  * then read again and written in batches of products, each its own transaction and
- * catalog change (see `writeCatalog`). `onProgress` hears of both phases.
+ * catalog change (see `writeCatalog`); `beforeWrite` may refuse it in between.
+ * `onProgress` hears of both phases.
  */
-export async function importCatalogFile(writer: CatalogWriter, path: string, options: ImportOptions = {}): Promise<ImportReport> {
+export async function importCatalogFile(writer: CatalogWriter, path: string, options: ImportFileOptions = {}): Promise<ImportReport> {
   const plan = await checkCatalogFile(path, options);
+  options.beforeWrite?.(plan);
   return writeCatalog(writer, plan, checkedBatches(path, plan, options.batchSize ?? IMPORT_BATCH_SIZE), options);
 }
 
