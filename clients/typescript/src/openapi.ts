@@ -1189,7 +1189,7 @@ export interface paths {
         };
         /**
          * Readiness: the instance can serve every route
-         * @description Checks, each within 2 s: the store answers a query, the catalog read model is loaded and its search index built (in the seconds after start; searches sent before then wait for it), Redis answers a PING when REDIS_URL is set, and the webhook outbox moves: no catalog change has waited more than 300000 ms (WEBHOOK_OUTBOX_STUCK_MS) to become webhook deliveries (a receiver that fails does not count: its deliveries wait for their retries). 503 names the failed checks; take the instance out of rotation until it answers 200 again (it recovers by itself). Catalog reads keep working while the store or Redis is down.
+         * @description Checks, each within 2 s: the store answers a query, the catalog read model is loaded and its search index built (in the seconds after start; searches sent before then wait for it) and has not outgrown the heap (catalog changes that would grow it past what this instance's heap holds stop it applying changes: vetrina_catalog_outgrown_heap), Redis answers a PING when REDIS_URL is set, and the webhook outbox moves: no catalog change has waited more than 300000 ms (WEBHOOK_OUTBOX_STUCK_MS) to become webhook deliveries (a receiver that fails does not count: its deliveries wait for their retries). 503 names the failed checks; take the instance out of rotation until it answers 200 again (it recovers by itself, except from an outgrown heap: restart it with a larger one). Catalog reads keep working while the store or Redis is down.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1198,7 +1198,7 @@ export interface paths {
         options?: never;
         /**
          * Readiness: the instance can serve every route (headers only)
-         * @description Checks, each within 2 s: the store answers a query, the catalog read model is loaded and its search index built (in the seconds after start; searches sent before then wait for it), Redis answers a PING when REDIS_URL is set, and the webhook outbox moves: no catalog change has waited more than 300000 ms (WEBHOOK_OUTBOX_STUCK_MS) to become webhook deliveries (a receiver that fails does not count: its deliveries wait for their retries). 503 names the failed checks; take the instance out of rotation until it answers 200 again (it recovers by itself). Catalog reads keep working while the store or Redis is down.
+         * @description Checks, each within 2 s: the store answers a query, the catalog read model is loaded and its search index built (in the seconds after start; searches sent before then wait for it) and has not outgrown the heap (catalog changes that would grow it past what this instance's heap holds stop it applying changes: vetrina_catalog_outgrown_heap), Redis answers a PING when REDIS_URL is set, and the webhook outbox moves: no catalog change has waited more than 300000 ms (WEBHOOK_OUTBOX_STUCK_MS) to become webhook deliveries (a receiver that fails does not count: its deliveries wait for their retries). 503 names the failed checks; take the instance out of rotation until it answers 200 again (it recovers by itself, except from an outgrown heap: restart it with a larger one). Catalog reads keep working while the store or Redis is down.
          */
         head: operations["getReadinessHead"];
         patch?: never;
