@@ -157,6 +157,24 @@ describe('the change log: details and retention', () => {
     assert.deepEqual(logged?.map((change) => change.details), [[]]);
   });
 
+  it('reads details up to a budget of their bytes, always the first change however large, and the rest on the next read', async () => {
+    const { db } = testApp.store;
+    const writer = new CatalogWriter(db);
+    const before = await readCatalogVersion(db);
+    for (const [name, country] of [['Alps', 'LI'], ['Andes', 'PE'], ['Atlas', 'MA']] as const) {
+      await writer.write('ops', async (catalog) => {
+        await putRegion(catalog, { id: `reg_${name.toLowerCase()}`, name, currency: 'CHF', countries: [country] });
+        return { result: undefined, regions: true, audit: [] };
+      });
+    }
+    const seqs = async (after: number, maxBytes: number) => (await changeDetailsAfter(db, after, 10, undefined, maxBytes))!.map((change) => change.seq);
+    // Each of these changes' details is `[]`: 2 bytes.
+    assert.deepEqual(await seqs(before, 1), [before + 1], 'the first change, though over the budget');
+    assert.deepEqual(await seqs(before, 4), [before + 1, before + 2]);
+    assert.deepEqual(await seqs(before + 2, 4), [before + 3], 'the rest, read next');
+    assert.deepEqual(await seqs(before, 6), [before + 1, before + 2, before + 3]);
+  });
+
   it('prunes the log by CHANGE_FEED_RETENTION_HOURS as changes are recorded', async () => {
     const db = testApp.store.db;
     const later = (hours: number) => () => new Date(Date.now() + hours * 3_600_000);

@@ -135,7 +135,8 @@ export class ChangeFeed {
       }
       position = { seq: change.seq, skip: 0 };
     }
-    return page(entries, position, logged.length === CHANGES_PER_READ && position.seq < version);
+    // The read stops at CHANGES_PER_READ changes or at a budget of their details' bytes: what it left is more.
+    return page(entries, position, position.seq < version);
   }
 
   /** The change as the public sees it: nothing for a product that was not served before or after it (a draft's changes are not public). */

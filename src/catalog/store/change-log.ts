@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { AvailabilityStatus } from '../model/availability.js';
 import type { ServedDocument } from './served-document.js';
@@ -90,23 +90,46 @@ export async function changesAfter(db: Kysely<Database>, seq: number, limit: num
 }
 
 /**
- * The changes after `seq` with their details, oldest first, at most `limit` of them and
- * none after `upTo` when given (the version the reader serves); undefined when the log no
- * longer holds the one right after `seq` (pruned, CHANGE_FEED_RETENTION_HOURS). Without
- * `upTo`, a log pruned of everything after `seq` reads as no change yet: a reader that
- * must tell the two apart passes the version it knows of (`readCatalogVersion`).
+ * The details read at a time, in bytes of their JSON. A change made by an import's batch
+ * holds every product's details (a few kilobytes each, with their prices), and a hundred
+ * such changes read at once took over a gigabyte of heap once parsed and turned into
+ * webhook events: an instance started after two large imports died of it.
  */
-export async function changeDetailsAfter(db: Kysely<Database>, seq: number, limit: number, upTo?: number): Promise<ChangeDetails[] | undefined> {
-  const rows = await db
+export const DETAILS_BYTES_PER_READ = 2 * 2 ** 20;
+
+/**
+ * The changes after `seq` with their details, oldest first: at most `limit` of them, none
+ * after `upTo` when given (the version the reader serves), and no more than `maxBytes` of
+ * details, though always the first (however large). Fewer than `limit` therefore does not
+ * mean the log holds no more. Undefined when the log no longer holds the one right after
+ * `seq` (pruned, CHANGE_FEED_RETENTION_HOURS). Without `upTo`, a log pruned of everything
+ * after `seq` reads as no change yet: a reader that must tell the two apart passes the
+ * version it knows of (`readCatalogVersion`).
+ */
+export async function changeDetailsAfter(db: Kysely<Database>, seq: number, limit: number, upTo?: number, maxBytes = DETAILS_BYTES_PER_READ): Promise<ChangeDetails[] | undefined> {
+  const sizes = await db
     .selectFrom('catalog_changes')
-    .select(['seq', 'changed_at', 'details'])
+    .select(['seq', sql<number | string>`octet_length(details)`.as('bytes')])
     .where('seq', '>', seq)
     .$if(upTo !== undefined, (query) => query.where('seq', '<=', upTo!))
     .orderBy('seq')
     .limit(limit)
     .execute();
-  if (rows.length > 0 && Number(rows[0]!.seq) !== seq + 1) return undefined;
+  if (sizes.length > 0 && Number(sizes[0]!.seq) !== seq + 1) return undefined;
   // Every version up to `upTo` was logged when it was made: none of them left means they were pruned.
-  if (rows.length === 0 && upTo !== undefined && seq < upTo) return undefined;
+  if (sizes.length === 0 && upTo !== undefined && seq < upTo) return undefined;
+  if (sizes.length === 0) return [];
+  let bytes = Number(sizes[0]!.bytes);
+  let count = 1;
+  while (count < sizes.length && bytes + Number(sizes[count]!.bytes) <= maxBytes) bytes += Number(sizes[count++]!.bytes);
+  const rows = await db
+    .selectFrom('catalog_changes')
+    .select(['seq', 'changed_at', 'details'])
+    .where('seq', '>', seq)
+    .where('seq', '<=', Number(sizes[count - 1]!.seq))
+    .orderBy('seq')
+    .execute();
+  // Pruned between the two reads.
+  if (rows.length === 0 || Number(rows[0]!.seq) !== seq + 1) return undefined;
   return rows.map((row) => ({ seq: Number(row.seq), changedAt: row.changed_at, details: JSON.parse(row.details) as ProductChangeDetail[] }));
 }
