@@ -8,10 +8,12 @@ import { generateCatalog, startNodeProcess } from './service-process.js';
  * Generated catalogs and SQLite stores that hold them, kept between runs: importing
  * 100,000 products takes over a minute, and a store made once serves every later run
  * asking for the same catalog. An entry is named by what made it: the size, the seed,
- * a digest of the generator's source and the store's newest migration (a store of
+ * a digest of the generator's source and, for a store, its newest migration (a store of
  * another schema is not reused; an older one would be migrated on start, as in
- * production, but not back). Entries are built under a temporary name and renamed
- * when complete, so an interrupted run leaves nothing that looks reusable.
+ * production, but not back). A generated file is an entry of its own, shared by the
+ * stores made from it and by benchmarks that import it themselves (bench/scale.ts).
+ * Entries are built under a temporary name and renamed when complete, so an interrupted
+ * run leaves nothing that looks reusable.
  */
 export interface CachedCatalog {
   /** The generated catalog file, to seed other stores from (the PostgreSQL flow). */
@@ -32,30 +34,48 @@ async function sourceFiles(relative: string): Promise<string[]> {
   return (await readdir(absolute, { recursive: true })).filter((file) => file.endsWith('.ts')).sort().map((file) => path.join(absolute, file));
 }
 
-/** The cache key's version part: what made the catalog, what shape its store has. */
-async function cacheVersion(): Promise<string> {
+/** The cache key's part that says what made a catalog: a digest of the generator's source. */
+async function generatorVersion(): Promise<string> {
   const hash = createHash('sha256');
   for (const relative of GENERATOR_SOURCES) {
     for (const file of await sourceFiles(relative)) hash.update(await readFile(file));
   }
-  const newestMigration = (await readdir(path.join(REPO_ROOT, MIGRATIONS))).sort().at(-1)!.replace(/\.ts$/, '');
-  return `generator-${hash.digest('hex').slice(0, 12)}-schema-${newestMigration}`;
+  return `generator-${hash.digest('hex').slice(0, 12)}`;
+}
+
+/** The cache key's part that says what shape a store has: its newest migration. */
+async function schemaVersion(): Promise<string> {
+  return `schema-${(await readdir(path.join(REPO_ROOT, MIGRATIONS))).sort().at(-1)!.replace(/\.ts$/, '')}`;
 }
 
 const exists = (file: string) => access(file).then(() => true, () => false);
 
+/** The cached catalog file of `products` generated products from `seed`, generated when missing. */
+export async function cachedCatalogFile(cacheDir: string, products: number, seed: number): Promise<string> {
+  const file = path.join(cacheDir, `catalog-${products}-seed-${seed}-${await generatorVersion()}.json`);
+  if (await exists(file)) return file;
+  const partial = `${file}.partial-${process.pid}`;
+  await mkdir(cacheDir, { recursive: true });
+  try {
+    await generateCatalog(products, partial, seed);
+    await rename(partial, file);
+    return file;
+  } finally {
+    await rm(partial, { force: true });
+  }
+}
+
 /** The cached catalog of `products` products from `seed`, generated and imported (with the built service) when missing. */
 export async function cachedCatalog(cacheDir: string, products: number, seed: number): Promise<CachedCatalog> {
-  const entry = path.join(cacheDir, `products-${products}-seed-${seed}-${await cacheVersion()}`);
-  const located = { catalogFile: path.join(entry, 'catalog.json'), dataDir: path.join(entry, 'data') };
-  if (await exists(entry)) return { ...located, importSeconds: undefined };
+  const catalogFile = await cachedCatalogFile(cacheDir, products, seed);
+  const entry = path.join(cacheDir, `products-${products}-seed-${seed}-${await generatorVersion()}-${await schemaVersion()}`);
+  const dataDir = path.join(entry, 'data');
+  if (await exists(entry)) return { catalogFile, dataDir, importSeconds: undefined };
 
   const partial = `${entry}.partial-${process.pid}`;
   await rm(partial, { recursive: true, force: true });
   await mkdir(partial, { recursive: true });
   try {
-    const catalogFile = path.join(partial, 'catalog.json');
-    await generateCatalog(products, catalogFile, seed);
     // The service seeds an empty store from CATALOG_SEED before it is ready: that start is the import.
     const started = performance.now();
     const importer = await startNodeProcess(['dist/server.js'], { DATA_DIR: path.join(partial, 'data'), CATALOG_SEED: catalogFile, LOG_LEVEL: 'warn' }, '/readyz');
@@ -63,7 +83,7 @@ export async function cachedCatalog(cacheDir: string, products: number, seed: nu
     const stopped = await importer.stop();
     if (stopped !== 'exit code 0') throw new Error(`the importing service stopped with ${stopped}:\n${importer.outputTail()}`);
     await rename(partial, entry);
-    return { ...located, importSeconds };
+    return { catalogFile, dataDir, importSeconds };
   } catch (error) {
     await rm(partial, { recursive: true, force: true });
     throw error;

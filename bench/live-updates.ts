@@ -6,6 +6,7 @@ import { commandLineOrExit, integerOption, positiveNumberOption, UsageError } fr
 import { MAX_GENERATED_PRODUCTS } from '../tools/catalog-generator/catalog.js';
 import { copyOfCachedStore } from './catalog-cache.js';
 import { followStream, startReceiver } from './delivery-clients.js';
+import { changePrices, getJson, priceTargets, probeHealthz, PROBE_INTERVAL_MS, summary, timed } from './price-changes.js';
 import { buildService, measure, readMemory, rssMb, startNodeProcess, type Measurement, type Memory } from './service-process.js';
 
 /**
@@ -50,9 +51,6 @@ const STREAM_LISTENERS = 50;
 const WEBHOOK_LISTENERS = 2;
 /** How long after the last update the listeners may take to have it. */
 const LISTENER_WAIT_MS = 30_000;
-const PROBE_INTERVAL_MS = 20;
-/** The largest page the public API serves. */
-const PAGE = 20;
 const NEW_QUERIES = ['olive', 'pecorino', 'linen', 'truffle oil', 'caff', 'sicilian honey', 'wool'];
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 
@@ -92,17 +90,6 @@ const { values, products, readSeconds, updates, seconds, rowsPerRequest } = comm
   },
 );
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
-const summary = (label: string, samples: number[]) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return `${label}: p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms (${sorted.length})`;
-};
-async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
-  const started = performance.now();
-  const result = await work();
-  return [result, performance.now() - started];
-}
-
 await buildService();
 const copiedStore = products === undefined ? undefined : await copyOfCachedStore(path.resolve(values['cache-dir']!), products, 'vetrina-live-');
 const spawned = performance.now();
@@ -122,11 +109,7 @@ const service = await startNodeProcess(
 );
 try {
   const firstAnswerMs = performance.now() - spawned;
-  const get = async (path: string) => {
-    const response = await fetch(`${service.url}${path}`);
-    if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
-    return response.json() as Promise<any>;
-  };
+  const get = (path: string) => getJson(service.url, path);
   const count = (await get('/public/v1/products?limit=1')).count as number;
   console.log(`${count} products served; first answer ${(firstAnswerMs / 1000).toFixed(1)} s after spawning the process; RSS ${await rssMb(service)} MB`);
 
@@ -137,14 +120,7 @@ try {
     console.log(`first search "${q}": ${ms.toFixed(1)} ms (${page.count} matches)`);
   }
 
-  // One variant of each of the newest products, its handle to read it back.
-  const targets: { handle: string; variantId: string; sku: string }[] = [];
-  for (let cursor: string | null = null; targets.length < updates; ) {
-    const page: any = await get(`/public/v1/products?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    for (const product of page.products) if (product.variants.length > 0) targets.push({ handle: product.handle, variantId: product.variants[0].id, sku: product.variants[0].sku });
-    cursor = page.next_cursor;
-    if (!cursor) break;
-  }
+  const targets = await priceTargets(service.url, updates);
 
   /** When each update's admin answer came, by `variant:amount` (minor units), and when each listener had it. */
   const answeredAt = new Map<string, number>();
@@ -157,21 +133,7 @@ try {
 
   const memory: Memory[] = [];
   const sampling = setInterval(() => void readMemory(service.url).then((sample) => sample && memory.push(sample)), MEMORY_SAMPLE_MS);
-  const healthz: number[] = [];
-  let probing = true;
-  const probes = (async () => {
-    while (probing) {
-      const [, ms] = await timed(() => fetch(`${service.url}/healthz`).then((response) => response.arrayBuffer()));
-      healthz.push(ms);
-      await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
-    }
-  })();
-
-  const answered: number[] = [];
-  const served: number[] = [];
-  const refused = new Map<number, number>();
-  const requests = Math.ceil(updates / rowsPerRequest);
-  const spacingMs = (seconds * 1000) / requests;
+  const probes = probeHealthz(service.url);
   const started = performance.now();
   const readWindows = (async () => {
     if (readSeconds === 0) return;
@@ -183,48 +145,11 @@ try {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, halfway - performance.now())));
     reads.with = await measureReads();
   })();
-  const changePrices = (group: { variantId: string; amount: number }[], skus: string[]) =>
-    rowsPerRequest === 1
-      ? fetch(`${service.url}/admin/v1/variants/${group[0]!.variantId}`, {
-          method: 'PATCH',
-          headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ prices: [{ currency: 'EUR', region_id: 'reg_it', amount: group[0]!.amount }] }),
-        })
-      : fetch(`${service.url}/admin/v1/prices`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ rows: group.map((change, index) => ({ sku: skus[index], currency: 'EUR', region_id: 'reg_it', amount: change.amount })) }),
-        });
-  await Promise.all(
-    Array.from({ length: requests }, async (_, request) => {
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + request * spacingMs - performance.now())));
-      const group = targets.slice(request * rowsPerRequest, (request + 1) * rowsPerRequest).map((target, offset) => ({ ...target, amount: 100_000 + request * rowsPerRequest + offset }));
-      const sent = performance.now();
-      const response = await changePrices(group, group.map((target) => target.sku));
-      await response.arrayBuffer();
-      if (!response.ok) {
-        refused.set(response.status, (refused.get(response.status) ?? 0) + group.length);
-        return;
-      }
-      const answeredAfter = performance.now() - sent;
-      for (const change of group) answeredAt.set(`${change.variantId}:${change.amount}`, performance.now());
-      await Promise.all(
-        group.map(async (target) => {
-          const product = (await get(`/public/v1/products/${target.handle}`)).product;
-          const price = product.variants.find((variant: { id: string }) => variant.id === target.variantId).price.amount;
-          if (price !== target.amount / 100) throw new Error(`${target.handle}: served ${price} after the change to ${target.amount / 100}`);
-          answered.push(answeredAfter);
-          served.push(performance.now() - sent);
-        }),
-      );
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
+  const { answered, served, refused, elapsedSeconds } = await changePrices(service.url, ADMIN_TOKEN, targets, { updates, seconds, rowsPerRequest }, (key, at) => answeredAt.set(key, at));
   await readWindows;
   clearInterval(sampling);
-  probing = false;
-  await probes;
-  console.log(`${answered.length} price updates (${rowsPerRequest} per request) in ${elapsed.toFixed(1)} s; RSS ${await rssMb(service)} MB`);
+  const healthz = await probes.stop();
+  console.log(`${answered.length} price updates (${rowsPerRequest} per request) in ${elapsedSeconds.toFixed(1)} s; RSS ${await rssMb(service)} MB`);
   if (refused.size > 0) console.log(`refused: ${[...refused].map(([status, count]) => `${count} × ${status}`).join(', ')}`);
   console.log(summary('admin answer', answered));
   console.log(summary('until a public read serves it', served));

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cpus, platform, release, totalmem } from 'node:os';
 import type { ScenarioKind } from './scenarios.js';
 import type { ScenarioResult, SizeResult, SuiteOptions, SuiteResult } from './suite.js';
@@ -22,24 +23,33 @@ const MAX_NEW_QUERY_MS = 20;
 /** search_catalog over /mcp against the REST search for the same query. */
 const MIN_MCP_SHARE = 0.5;
 
+/** The commit checked out, for a report; `unknown` outside a git checkout. */
+export function currentCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
 export interface RunInfo {
   date: Date;
   commit: string;
   command: string;
 }
 
-const mark = (passed: boolean) => (passed ? '✓' : '✗');
-const ms = (value: number) => value.toFixed(value < 10 ? 2 : 1);
+export const mark = (passed: boolean) => (passed ? '✓' : '✗');
+export const ms = (value: number) => value.toFixed(value < 10 ? 2 : 1);
 const rate = (value: number) => Math.round(value).toLocaleString('en-US');
 const ratio = (value: number) => `${value.toFixed(2)}x`;
-const table = (head: string[], align: string[], rows: string[][]) =>
+export const table = (head: string[], align: string[], rows: string[][]) =>
   [`| ${head.join(' | ')} |`, `|${align.join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
-const products = (count: number) => count.toLocaleString('en-US');
+export const products = (count: number) => count.toLocaleString('en-US');
 
 function header(options: SuiteOptions): string {
   return `# Benchmarks
 
-Written by \`npm run bench\` (bench/run.ts); run it again rather than editing this file.
+Written by \`npm run bench\` (bench/run.ts), except its last section, [Scale (issue 29)](#scale-issue-29), which \`npm run bench:scale\` (bench/scale.ts) writes and \`npm run bench\` keeps; run them again rather than editing this file.
 
 **What.** Vetrina's catalog reads under load: the built service runs as a process of
 its own, with its rate limits off (\`CATALOG_RATE_LIMIT=0\`, \`SANDBOX_KEY_RATE_LIMIT=0\`,

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MAX_GENERATED_PRODUCTS } from '../tools/catalog-generator/catalog.js';
 import { commandLineOrExit, integerOption, positiveNumberOption, type Parsed } from '../src/lib/command-line.js';
-import { renderReport } from './report.js';
+import { SCALE_HEADING, sectionOf, withSection } from './doc-sections.js';
+import { currentCommit, renderReport } from './report.js';
 import { runSuite, type SuiteOptions } from './suite.js';
 
 /**
@@ -51,20 +51,14 @@ function benchOptions({ values }: Parsed<typeof ARGUMENTS>): { suite: SuiteOptio
   return { suite, out };
 }
 
-function currentCommit(): string {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-  } catch {
-    return 'unknown';
-  }
-}
-
 const options = commandLineOrExit(USAGE, ARGUMENTS, benchOptions);
 const started = new Date();
 const result = await runSuite(options.suite);
 const report = renderReport(options.suite, result, { date: started, commit: currentCommit(), command: ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ') });
 console.log(`\n${report}`);
 if (options.out) {
-  await writeFile(options.out, report);
+  // bench:scale's section is not this run's to measure: it is kept as it was.
+  const scale = sectionOf(await readFile(options.out, 'utf8').catch(() => ''), SCALE_HEADING);
+  await writeFile(options.out, scale === undefined ? report : withSection(report, SCALE_HEADING, scale));
   console.log(`[bench] written to ${options.out}`);
 }

@@ -1,3 +1,4 @@
+import { MAX_LOOKUP_IDENTIFIERS } from '../src/catalog/queries/lookup.js';
 import { mcpRequestInit } from '../test/support/mcp-json-rpc.js';
 import type { QueryWords } from './query-words.js';
 
@@ -90,4 +91,13 @@ export async function readScenarios(baseUrl: string, words: QueryWords, quick: b
       restTwin: common.name,
     },
   ];
+}
+
+/** A batch lookup of the SKUs on the first list page (up to the lookup's bound), as a storefront refreshes a cart's lines. */
+export async function lookupScenario(baseUrl: string): Promise<Scenario> {
+  const response = await fetch(`${baseUrl}${PRODUCTS}`, { headers: IDENTITY });
+  if (!response.ok) throw new Error(`GET ${PRODUCTS} answered ${response.status}`);
+  const { products } = (await response.json()) as { products: { variants: { sku: string }[] }[] };
+  const skus = products.flatMap((product) => product.variants.map((variant) => variant.sku)).slice(0, MAX_LOOKUP_IDENTIFIERS);
+  return { name: `lookup of ${skus.length} SKUs`, kind: 'detail', request: get(`/public/v1/lookup?${skus.map((sku) => `sku=${encodeURIComponent(sku)}`).join('&')}`) };
 }

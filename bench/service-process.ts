@@ -11,7 +11,7 @@ import autocannon from 'autocannon';
 /** What the benchmarks share: building the service, running it (or a baseline) as a process of its own, loading it, reading its RSS. */
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..');
-/** A first start migrates and imports the catalog: minutes for a large generated one. Only a hang guard. */
+/** A first start migrates and imports the catalog: minutes for a large generated one. Only a hang guard; a caller may give a longer one. */
 const START_TIMEOUT_MS = 300_000;
 /** Short: the suite reports the time from spawning a process to its first answer, and a poll is only a refused connect. */
 const READY_POLL_MS = 20;
@@ -76,13 +76,15 @@ export interface RunningProcess {
 /**
  * Starts `node <args>` on a free port of 127.0.0.1 with only `env` (and PATH) in its
  * environment, so nothing from the caller's shell (a DATABASE_URL, a METRICS_TOKEN)
- * changes what is measured; resolves once GET `readyPath` answers 2xx. `env` may be made
- * from the URL the process will answer at (its PUBLIC_BASE_URL).
+ * changes what is measured; resolves once GET `readyPath` answers 2xx, and fails after
+ * `startTimeoutMs`. `env` may be made from the URL the process will answer at (its
+ * PUBLIC_BASE_URL).
  */
 export async function startNodeProcess(
   args: string[],
   env: Record<string, string> | ((url: string) => Record<string, string>),
   readyPath: string,
+  startTimeoutMs = START_TIMEOUT_MS,
 ): Promise<RunningProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -112,14 +114,14 @@ export async function startNodeProcess(
       return exited;
     },
   };
-  const deadline = performance.now() + START_TIMEOUT_MS;
+  const deadline = performance.now() + startTimeoutMs;
   let hasExited = false;
   void exited.then(() => (hasExited = true));
   while (!(await answersOk(`${url}${readyPath}`))) {
     if (hasExited) throw new Error(`${args.join(' ')} ended (${await exited}) before it was ready:\n${running.outputTail()}`);
     if (performance.now() > deadline) {
       await running.stop();
-      throw new Error(`${args.join(' ')} was not ready within ${START_TIMEOUT_MS / 1000} s:\n${running.outputTail()}`);
+      throw new Error(`${args.join(' ')} was not ready within ${startTimeoutMs / 1000} s:\n${running.outputTail()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
   }
@@ -181,11 +183,46 @@ export async function measure(options: autocannon.Options): Promise<Measurement>
   };
 }
 
-/** A running process's resident memory in MiB, from /proc. */
-export async function rssMb(running: Pick<RunningProcess, 'pid'>): Promise<number> {
-  const status = await readFile(`/proc/${running.pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+/** A figure of /proc/PID/status in MiB: VmRSS, what a process holds in memory now; VmHWM, the most it has held. */
+async function procStatusMib(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return Math.round(kb / 1024);
+}
+
+/** A running process's resident memory in MiB, from /proc. */
+export function rssMb(running: Pick<RunningProcess, 'pid'>): Promise<number> {
+  return procStatusMib(running.pid, 'VmRSS');
+}
+
+/** How often a command run by {@link runMeasuredNodeCommand} has its peak RSS read: what it reaches in its last interval is missed. */
+const PEAK_POLL_MS = 100;
+
+export interface CommandRun {
+  seconds: number;
+  /** The highest RSS (VmHWM) read while it ran, in MiB. */
+  peakRssMib: number;
+}
+
+/**
+ * Runs `node <args>` to completion in the repository with only `env` (and PATH), as
+ * {@link startNodeProcess} starts a server, its output shown; resolves with how long it
+ * took and its peak RSS, and rejects on a non-zero exit.
+ */
+export async function runMeasuredNodeCommand(args: string[], env: Record<string, string>): Promise<CommandRun> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'inherit' });
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  let peakRssMib = 0;
+  const polling = setInterval(() => {
+    procStatusMib(child.pid!, 'VmHWM').then(
+      (mib) => (peakRssMib = Math.max(peakRssMib, mib)),
+      () => {}, // gone between the poll and the read: it has exited
+    );
+  }, PEAK_POLL_MS);
+  const [code, signal] = await exited.finally(() => clearInterval(polling));
+  if (code !== 0) throw new Error(`node ${args.join(' ')} exited with ${signal ? `signal ${signal}` : `code ${code}`}`);
+  return { seconds: (performance.now() - started) / 1000, peakRssMib };
 }
 
 const METRICS_TIMEOUT_MS = 5_000;

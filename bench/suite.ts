@@ -79,7 +79,7 @@ async function timedFetch(url: string): Promise<number> {
 }
 
 /** The first answers to queries no one has asked this process, after one other search so that compiling the search path is not counted. */
-async function firstAnswers(baseUrl: string, words: QueryWords): Promise<SizeResult['newQueries']> {
+export async function firstAnswers(baseUrl: string, words: QueryWords): Promise<SizeResult['newQueries']> {
   await timedFetch(`${baseUrl}${PRODUCTS}?q=warm`);
   const answers = [];
   for (const query of [words.unaskedWord, words.unaskedPrefix]) answers.push({ query, ms: await timedFetch(`${baseUrl}${PRODUCTS}?q=${encodeURIComponent(query)}`) });

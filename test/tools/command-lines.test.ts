@@ -30,7 +30,7 @@ describe('--help and unknown options on every command', { concurrency: 2 }, () =
   });
 
   it('covers every npm script that runs a file', () => {
-    for (const name of ['catalog:generate', 'catalog:import', 'bench', 'bench:mcp', 'bench:attack', 'soak', 'bench:live', 'bench:delivery', 'bench:feed', 'docs:schema', 'docs:screenshot', 'client:generate', 'ucp:demo', 'acp:flows']) {
+    for (const name of ['catalog:generate', 'catalog:import', 'bench', 'bench:mcp', 'bench:attack', 'soak', 'bench:live', 'bench:delivery', 'bench:feed', 'bench:scale', 'docs:schema', 'docs:screenshot', 'client:generate', 'ucp:demo', 'acp:flows']) {
       assert.ok(COMMANDS.some(([command]) => command === `npm run ${name}`), name);
     }
   });
