@@ -299,7 +299,7 @@ export class ImportJobs {
           if (this.#closing) throw new JobStopped('failed');
           // The catalog may have outgrown this instance's heap since the file was checked: an import into a catalog too small to
           // project it from (HeapBudget's sample), or changes made elsewhere. The job stops, its report listing what it wrote.
-          if (this.served.outgrown) throw this.served.outgrown;
+          this.refuseWhileOutgrown();
           const row = await db.selectFrom('import_jobs').select('status').where('id', '=', id).executeTakeFirst();
           if (row?.status === 'cancelling') throw new JobStopped('cancelled');
           if (phase === 'validating') {

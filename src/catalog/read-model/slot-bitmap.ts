@@ -18,12 +18,7 @@ export class SlotBitmap {
     return this.#size;
   }
 
-  /** Bytes of its bits: what it costs beside its own object. */
-  get byteLength(): number {
-    return this.#words.byteLength;
-  }
-
-  /** The slots below this are held without growing. */
+  /** The slots below this are held without growing: a bit each, what it costs beside its own object. */
   get capacity(): number {
     return this.#words.length * 32;
   }
