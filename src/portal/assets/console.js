@@ -153,13 +153,21 @@
     let filters = {};
     // Only the latest request's page is shown: an earlier one answering later (the first page
     // asked for at sign-in, a search sent right after) must not replace it.
+    // The table is aria-busy while that request is out, for screen readers and for anyone
+    // waiting on the list's answer rather than on whatever rows it showed before.
     let latest = 0;
+    const table = $(`[data-list="${list}"]`);
     const load = async (cursor) => {
       const request = ++latest;
-      const { data } = await api('GET', `${path}${query({ ...filters, limit: PAGE_SIZE, cursor })}`);
-      if (request !== latest) return undefined;
-      fillTable(list, data[key].map(rowOf));
-      return data.next_cursor;
+      table.setAttribute('aria-busy', 'true');
+      try {
+        const { data } = await api('GET', `${path}${query({ ...filters, limit: PAGE_SIZE, cursor })}`);
+        if (request !== latest) return undefined;
+        fillTable(list, data[key].map(rowOf));
+        return data.next_cursor;
+      } finally {
+        if (request === latest) table.removeAttribute('aria-busy');
+      }
     };
     const previous = $(`[data-pager="${list}"] [data-page="previous"]`);
     const next = $(`[data-pager="${list}"] [data-page="next"]`);
@@ -190,6 +198,9 @@
       first: () => go(undefined, []),
       reload: () => go(state.current, state.before),
       clear: () => {
+        // A request still out answers to no one once the list is cleared (at sign-out).
+        latest += 1;
+        table.removeAttribute('aria-busy');
         filters = {};
         state = { before: [], current: undefined, next: null };
         $(`[data-list="${list}"] tbody`).replaceChildren();
