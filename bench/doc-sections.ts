@@ -1,11 +1,18 @@
 /**
  * Sections of a Markdown file that several commands write: docs/benchmarks.md is written
- * whole by `npm run bench` (bench/run.ts) but for the section `npm run bench:scale`
- * (bench/scale.ts) writes, which each keeps or replaces without touching the rest.
+ * whole by `npm run bench` (bench/run.ts) but for the sections `npm run bench:scale`
+ * (bench/scale.ts) and `npm run bench:compare` (bench/compare.ts) write, which each keeps
+ * or replaces without touching the rest.
  */
 
 /** The heading of bench:scale's section of docs/benchmarks.md. */
 export const SCALE_HEADING = '## Scale (issue 29)';
+
+/** The heading of bench:compare's section (bench/compare.ts). */
+export const COMPARE_HEADING = '## Before and after';
+
+/** The sections of docs/benchmarks.md that other commands than `npm run bench` write, which it keeps. */
+export const KEPT_HEADINGS = [SCALE_HEADING, COMPARE_HEADING];
 
 const escaped = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

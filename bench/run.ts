@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MAX_GENERATED_PRODUCTS } from '../tools/catalog-generator/catalog.js';
 import { commandLineOrExit, integerOption, positiveNumberOption, type Parsed } from '../src/lib/command-line.js';
-import { SCALE_HEADING, sectionOf, withSection } from './doc-sections.js';
+import { KEPT_HEADINGS, sectionOf, withSection } from './doc-sections.js';
 import { currentCommit, renderReport } from './report.js';
 import { runSuite, type SuiteOptions } from './suite.js';
 
@@ -57,8 +57,13 @@ const result = await runSuite(options.suite);
 const report = renderReport(options.suite, result, { date: started, commit: currentCommit(), command: ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ') });
 console.log(`\n${report}`);
 if (options.out) {
-  // bench:scale's section is not this run's to measure: it is kept as it was.
-  const scale = sectionOf(await readFile(options.out, 'utf8').catch(() => ''), SCALE_HEADING);
-  await writeFile(options.out, scale === undefined ? report : withSection(report, SCALE_HEADING, scale));
+  // bench:scale's and bench:compare's sections are not this run's to measure: they are kept as they were.
+  const previous = await readFile(options.out, 'utf8').catch(() => '');
+  let written = report;
+  for (const heading of KEPT_HEADINGS) {
+    const kept = sectionOf(previous, heading);
+    if (kept !== undefined) written = withSection(written, heading, kept);
+  }
+  await writeFile(options.out, written);
   console.log(`[bench] written to ${options.out}`);
 }

@@ -18,9 +18,9 @@ const READY_POLL_MS = 20;
 /** Enough of a process's last output to explain why it failed. */
 const OUTPUT_TAIL_LINES = 40;
 
-/** Runs a command in the repository to completion, its output shown; rejects on a non-zero exit. */
-async function runCommand(command: string, args: string[]): Promise<void> {
-  const child = spawn(command, args, { cwd: REPO_ROOT, stdio: 'inherit' });
+/** Runs a command in `cwd` (the repository unless given) to completion, its output shown; rejects on a non-zero exit. */
+export async function runCommand(command: string, args: string[], cwd = REPO_ROOT): Promise<void> {
+  const child = spawn(command, args, { cwd, stdio: 'inherit' });
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`);
 }
