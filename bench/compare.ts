@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -56,20 +57,37 @@ const ARGUMENTS = {
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
 
-/** The commit a ref names, short; a usage error when it names none. */
-function commitOf(flag: string, ref: string): string {
+type Dependencies = Record<string, string>;
+const dependenciesOf = (packageJson: string): Dependencies => {
+  const parsed = JSON.parse(packageJson) as { dependencies?: Dependencies; devDependencies?: Dependencies };
+  return { ...parsed.dependencies, ...parsed.devDependencies };
+};
+
+/**
+ * The commit a ref names, short; a usage error when it names none, or when its package.json
+ * names another version of a package than this checkout's (its build runs on this
+ * checkout's node_modules).
+ */
+function buildableCommit(flag: string, ref: string): string {
+  let commit: string;
   try {
-    return git('rev-parse', '--short', '--verify', `${ref}^{commit}`);
+    commit = git('rev-parse', '--short', '--verify', `${ref}^{commit}`);
   } catch {
     throw new UsageError(`${flag} "${ref}" names no commit of this repository`);
   }
+  const installed = dependenciesOf(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+  const differing = Object.entries(dependenciesOf(git('show', `${commit}:package.json`))).filter(([name, version]) => installed[name] !== version);
+  if (differing.length > 0) {
+    throw new UsageError(`${flag} ${commit} needs other packages than this checkout's node_modules holds: ${differing.map(([name, version]) => `${name} ${version} (here ${installed[name] ?? 'none'})`).join(', ')}`);
+  }
+  return commit;
 }
 
 const options = commandLineOrExit(USAGE, ARGUMENTS, ({ values }) => {
   if (values.before === undefined) throw new UsageError('--before REF is required');
   return {
-    before: commitOf('--before', values.before),
-    after: values.after === undefined ? undefined : commitOf('--after', values.after),
+    before: buildableCommit('--before', values.before),
+    after: values.after === undefined ? undefined : buildableCommit('--after', values.after),
     products: integerOption('--products', values.products, 1, MAX_GENERATED_PRODUCTS),
     seed: integerOption('--seed', values.seed, 0, 0xffffffff),
     rounds: integerOption('--rounds', values.rounds, 1, 100),
@@ -90,20 +108,8 @@ interface Build {
   remove(): Promise<void>;
 }
 
-type Dependencies = Record<string, string>;
-const dependenciesOf = (packageJson: string): Dependencies => {
-  const parsed = JSON.parse(packageJson) as { dependencies?: Dependencies; devDependencies?: Dependencies };
-  return { ...parsed.dependencies, ...parsed.devDependencies };
-};
-
-/** The build of `commit` in a worktree of its own, on this checkout's node_modules; refused when the two name other versions of a package. */
+/** The build of `commit` (checked by `buildableCommit`) in a worktree of its own, on this checkout's node_modules. */
 async function buildAt(commit: string): Promise<Build> {
-  const installed = dependenciesOf(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-  const wanted = dependenciesOf(git('show', `${commit}:package.json`));
-  const differing = Object.entries(wanted).filter(([name, version]) => installed[name] !== version);
-  if (differing.length > 0) {
-    throw new UsageError(`${commit} needs other packages than this checkout's node_modules holds: ${differing.map(([name, version]) => `${name} ${version} (here ${installed[name] ?? 'none'})`).join(', ')}`);
-  }
   const root = await mkdtemp(path.join(tmpdir(), `vetrina-compare-${commit}-`));
   git('worktree', 'add', '--detach', '--force', root, commit);
   const remove = async () => {

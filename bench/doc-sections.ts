@@ -12,7 +12,7 @@ export const SCALE_HEADING = '## Scale (issue 29)';
 export const COMPARE_HEADING = '## Before and after';
 
 /** The sections of docs/benchmarks.md that other commands than `npm run bench` write, which it keeps. */
-export const KEPT_HEADINGS = [SCALE_HEADING, COMPARE_HEADING];
+const KEPT_HEADINGS = [SCALE_HEADING, COMPARE_HEADING];
 
 const escaped = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -43,4 +43,14 @@ export function withSection(text: string, heading: string, section: string): str
 export function subsections(text: string, prefix: string): Map<string, string> {
   const parts = text.split(new RegExp(`^(?=${escaped(prefix)})`, 'm')).slice(1);
   return new Map(parts.map((part) => [part.slice(0, part.indexOf('\n') < 0 ? part.length : part.indexOf('\n')), part.trimEnd()]));
+}
+
+/** `rewritten` (what `npm run bench` writes) with the sections of other commands that `previous` has, in its order. */
+export function withKeptSections(rewritten: string, previous: string): string {
+  let written = rewritten;
+  for (const heading of KEPT_HEADINGS) {
+    const kept = sectionOf(previous, heading);
+    if (kept !== undefined) written = withSection(written, heading, kept);
+  }
+  return written;
 }

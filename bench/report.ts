@@ -49,7 +49,7 @@ export const products = (count: number) => count.toLocaleString('en-US');
 function header(options: SuiteOptions): string {
   return `# Benchmarks
 
-Written by \`npm run bench\` (bench/run.ts), except its last section, [Scale (issue 29)](#scale-issue-29), which \`npm run bench:scale\` (bench/scale.ts) writes and \`npm run bench\` keeps; run them again rather than editing this file.
+Written by \`npm run bench\` (bench/run.ts), except its last sections, [Scale (issue 29)](#scale-issue-29) and [Before and after](#before-and-after), which \`npm run bench:scale\` (bench/scale.ts) and \`npm run bench:compare\` (bench/compare.ts) write and \`npm run bench\` keeps; run them again rather than editing this file.
 
 **What.** Vetrina's catalog reads under load: the built service runs as a process of
 its own, with its rate limits off (\`CATALOG_RATE_LIMIT=0\`, \`SANDBOX_KEY_RATE_LIMIT=0\`,

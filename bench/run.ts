@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MAX_GENERATED_PRODUCTS } from '../tools/catalog-generator/catalog.js';
 import { commandLineOrExit, integerOption, positiveNumberOption, type Parsed } from '../src/lib/command-line.js';
-import { KEPT_HEADINGS, sectionOf, withSection } from './doc-sections.js';
+import { withKeptSections } from './doc-sections.js';
 import { currentCommit, renderReport } from './report.js';
 import { runSuite, type SuiteOptions } from './suite.js';
 
@@ -58,12 +58,6 @@ const report = renderReport(options.suite, result, { date: started, commit: curr
 console.log(`\n${report}`);
 if (options.out) {
   // bench:scale's and bench:compare's sections are not this run's to measure: they are kept as they were.
-  const previous = await readFile(options.out, 'utf8').catch(() => '');
-  let written = report;
-  for (const heading of KEPT_HEADINGS) {
-    const kept = sectionOf(previous, heading);
-    if (kept !== undefined) written = withSection(written, heading, kept);
-  }
-  await writeFile(options.out, written);
+  await writeFile(options.out, withKeptSections(report, await readFile(options.out, 'utf8').catch(() => '')));
   console.log(`[bench] written to ${options.out}`);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SCALE_HEADING, sectionOf, subsections, withSection } from '../../bench/doc-sections.js';
+import { COMPARE_HEADING, SCALE_HEADING, sectionOf, subsections, withKeptSections, withSection } from '../../bench/doc-sections.js';
 
 /** docs/benchmarks.md as npm run bench writes it, with bench:scale's section between its own. */
 const DOC = `# Benchmarks
@@ -53,6 +53,17 @@ describe('docs/benchmarks.md sections (bench/doc-sections.ts)', () => {
     const kept = withSection(rewritten, SCALE_HEADING, sectionOf(DOC, SCALE_HEADING)!);
     assert.equal(sectionOf(kept, SCALE_HEADING), sectionOf(DOC, SCALE_HEADING));
     assert.ok(kept.includes('| new flows |'));
+  });
+
+  it("npm run bench's rewrite keeps bench:scale's and bench:compare's sections from the file before, and drops its own old ones", () => {
+    const previous = `${DOC}\n${COMPARE_HEADING}\n\n| before and after |\n`;
+    const rewritten = '# Benchmarks\n\nNew intro.\n\n## 1,000 products\n\n| new table |\n';
+    const written = withKeptSections(rewritten, previous);
+    assert.equal(sectionOf(written, SCALE_HEADING), sectionOf(DOC, SCALE_HEADING));
+    assert.equal(sectionOf(written, COMPARE_HEADING), `${COMPARE_HEADING}\n\n| before and after |`);
+    assert.ok(written.includes('| new table |') && !written.includes('| a table |') && !written.includes('| flows |'));
+    assert.ok(written.indexOf(SCALE_HEADING) < written.indexOf(COMPARE_HEADING));
+    assert.equal(withKeptSections(rewritten, ''), rewritten, 'a first run keeps nothing');
   });
 
   it('lists the subsections by heading line, in order', () => {

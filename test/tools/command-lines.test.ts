@@ -30,7 +30,7 @@ describe('--help and unknown options on every command', { concurrency: 2 }, () =
   });
 
   it('covers every npm script that runs a file', () => {
-    for (const name of ['catalog:generate', 'catalog:import', 'bench', 'bench:mcp', 'bench:attack', 'soak', 'bench:live', 'bench:delivery', 'bench:feed', 'bench:scale', 'docs:schema', 'docs:screenshot', 'client:generate', 'ucp:demo', 'acp:flows']) {
+    for (const name of ['catalog:generate', 'catalog:import', 'bench', 'bench:mcp', 'bench:attack', 'soak', 'bench:live', 'bench:delivery', 'bench:feed', 'bench:scale', 'bench:compare', 'docs:schema', 'docs:screenshot', 'client:generate', 'ucp:demo', 'acp:flows']) {
       assert.ok(COMMANDS.some(([command]) => command === `npm run ${name}`), name);
     }
   });
@@ -49,4 +49,21 @@ describe('--help and unknown options on every command', { concurrency: 2 }, () =
       assert.doesNotMatch(unknown.output, /^\s+at /m, 'a stack trace');
     });
   }
+});
+
+describe('npm run bench:compare refuses what it cannot build, before it builds anything', () => {
+  const compare = (args: string[]) => runCli('bench/compare.ts', args, {});
+
+  it('without --before, or with a ref that names no commit: exit 2 and the usage', async () => {
+    for (const [args, message] of [
+      [[], /--before REF is required/],
+      [['--before', 'no-such-ref-of-this-repository'], /--before "no-such-ref-of-this-repository" names no commit of this repository/],
+      [['--before', 'HEAD', '--after', 'no-such-ref-either'], /--after "no-such-ref-either" names no commit/],
+    ] as const) {
+      const run = await compare([...args]);
+      assert.equal(run.code, 2, run.output);
+      assert.match(run.output, message);
+      assert.match(run.output, /usage: npm run bench:compare/);
+    }
+  });
 });
