@@ -17,6 +17,7 @@ export const INVALID_CATALOG = catalog([
     variants: [variant('FOV', { options: ['XL'] })],
   }),
   product('currency-mismatch', { variants: [variant('CM', { prices: [{ currency: 'USD', amount: 1, region: 'reg_gb' }] })] }),
+  product('valid-product', { variants: [variant('DUPLICATE-HANDLE')] }),
 ]);
 
 export const INVALID_CATALOG_PROBLEMS: [path: string, message: RegExp][] = [
@@ -28,4 +29,5 @@ export const INVALID_CATALOG_PROBLEMS: [path: string, message: RegExp][] = [
   ['$.products[4].variants[0].prices[0].region', /unknown region "reg_mars"/],
   ['$.products[5].variants[0].options[0]', /"XL" is not a value of option "Size"/],
   ['$.products[6].variants[0].prices[0].currency', /region "reg_gb" uses GBP, not USD/],
+  ['$.products[7].handle', /duplicate handle "valid-product" \(first used at \$\.products\[0\]\.handle\)/],
 ];

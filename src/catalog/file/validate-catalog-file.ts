@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { CatalogFile, CatalogFileCategory, CatalogFileCollection, CatalogFileProduct, CatalogFileRegion } from './catalog-file-schema.js';
 import { MAX_CATEGORY_DEPTH, misplacement } from '../model/taxonomy.js';
 import { placeholderOf } from './catalog-file-stream.js';
+import { CompactStringMap } from '../../lib/compact-string-map.js';
 
 export interface CatalogFileProblem {
   /** JSONPath of the offending value, e.g. `$.products[3].variants[0].sku`. */
@@ -44,10 +45,10 @@ const VARIANT_SLOTS = 128;
  */
 export class CatalogFileChecker {
   readonly problems: CatalogFileProblem[] = [];
-  /** The handles of the well-formed products checked so far. */
-  readonly handles = new Set<string>();
+  /** The handles of the well-formed products checked so far, with their product's index. */
+  readonly handles = new CompactStringMap();
   /** The SKUs of the well-formed products checked so far, with their first use. */
-  private readonly skus = new Map<string, number>();
+  private readonly skus = new CompactStringMap();
   private readonly regionCurrency = new Map<string, string>();
   /** Every region id the file declares, malformed regions included, so none is reported as unknown. */
   private readonly regionIds = new Set<string>();
@@ -90,8 +91,9 @@ export class CatalogFileChecker {
       for (const error of isWellFormedProduct.errors ?? []) this.shapeProblem(error, `/products/${index}`);
       return false;
     }
-    if (this.handles.has(product.handle)) this.report(`${at}.handle`, `duplicate handle "${product.handle}"`);
-    this.handles.add(keptCopy(product.handle));
+    const handleUse = this.handles.get(product.handle);
+    if (handleUse !== undefined) this.report(`${at}.handle`, `duplicate handle "${product.handle}" (first used at $.products[${handleUse}].handle)`);
+    else this.handles.set(product.handle, index);
     product.categories?.forEach((handle, c) => {
       if (!this.categoryUses.has(handle)) this.categoryUses.set(keptCopy(handle), `${at}.categories[${c}]`);
     });
@@ -111,7 +113,7 @@ export class CatalogFileChecker {
       const firstUse = this.skus.get(variant.sku);
       if (firstUse !== undefined) {
         this.report(`${vat}.sku`, `duplicate SKU "${variant.sku}" (first used at ${skuPath(firstUse)})`);
-      } else this.skus.set(keptCopy(variant.sku), index * VARIANT_SLOTS + v);
+      } else this.skus.set(variant.sku, index * VARIANT_SLOTS + v);
 
       if (variant.options.length !== product.options.length) {
         this.report(`${vat}.options`, `has ${variant.options.length} values but the product has ${product.options.length} options`);
@@ -238,7 +240,8 @@ export function validateCatalogFile(input: unknown): CatalogFileCheck {
 /**
  * A copy of a string that is kept for the whole check. A streaming parser's strings may
  * be slices of the chunk of text they were read from, and a kept slice keeps its whole
- * chunk alive: the handles and SKUs of a 241 MB file kept 300 MB of its text.
+ * chunk alive: a 241 MB file's product handles and SKUs, when they were kept as strings
+ * (they are bytes now, in a `CompactStringMap`), held 300 MB of its text.
  */
 function keptCopy(text: string): string {
   return Buffer.from(text, 'utf8').toString('utf8');

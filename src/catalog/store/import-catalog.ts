@@ -69,7 +69,7 @@ export interface CatalogWritePlan {
   categories: CatalogFileCategory[];
   collections: CatalogFileCollection[];
   /** Every handle and every SKU of the file's products. */
-  handles: ReadonlySet<string>;
+  handles: { has(handle: string): boolean } & Iterable<string>;
   skus: { has(sku: string): boolean };
   productCount: number;
 }
