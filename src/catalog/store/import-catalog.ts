@@ -296,8 +296,14 @@ async function writeProductRows(
  * published ones among them when asked; returns the ids it unpublished.
  */
 async function listMissing(trx: Trx, plan: CatalogWritePlan, unpublish: boolean, at: Date, report: ImportReport): Promise<string[]> {
-  const stored = await trx.selectFrom('products').select(['id', 'handle', 'status']).execute();
-  const missing = stored.filter((row) => !plan.handles.has(row.handle));
+  const missing: { id: string; handle: string; status: string }[] = [];
+  // A page at a time by id, so the rows of every stored product are never in memory at once.
+  for (let after = ''; ; ) {
+    const page = await trx.selectFrom('products').select(['id', 'handle', 'status']).where('id', '>', after).orderBy('id').limit(STORED_PRODUCTS_PAGE).execute();
+    for (const row of page) if (!plan.handles.has(row.handle)) missing.push(row);
+    if (page.length < STORED_PRODUCTS_PAGE) break;
+    after = page.at(-1)!.id;
+  }
   report.missing = missing.map((row) => row.handle).sort();
   if (!unpublish) return [];
   const published = missing.filter((row) => row.status === 'published');
@@ -312,6 +318,9 @@ async function listMissing(trx: Trx, plan: CatalogWritePlan, unpublish: boolean,
   }
   return ids;
 }
+
+/** Stored products read per query when the import looks for those its file lacks. */
+const STORED_PRODUCTS_PAGE = 10_000;
 
 /** Tree problems name the file's categories by their place in it. */
 const FILE_CATEGORIES: CategorySource = { path: (c) => `$.categories[${c}].parent`, name: 'the file', subject: "The file's categories do not fit" };
