@@ -21,7 +21,8 @@ describe('HeapBudget', () => {
     // 100 MiB of service, 4 KiB a product: 1,000,000 products project 100 + 3,906 * 1.25 MiB, over 80% of 4 GiB.
     const heap = heapOf(100 * MiB, 4096, 4096 * MiB);
     const budget = new HeapBudget(heap.read);
-    assert.throws(() => budget.check(heap.load(50_000), 1_000_000), (error: unknown) => {
+    budget.check(heap.load(50_000), 1_000_000);
+    assert.throws(() => budget.check(heap.load(100_000), 1_000_000), (error: unknown) => {
       assert.ok(error instanceof CatalogTooLargeError);
       assert.match(error.message, /With the catalog's 1,000,000 served products and their search index, this process would use about 4,983 MiB of heap, more than 80% of its heap limit of 4,096 MiB/);
       // 4,983 / 0.8 = 6,229 MiB, rounded up to 6,656 (13 × 512).
@@ -36,21 +37,52 @@ describe('HeapBudget', () => {
     for (let loaded = 1000; loaded <= 1_000_000; loaded += 1000) budget.check(heap.load(loaded), 1_000_000);
   });
 
-  it('waits for a sample of 5% and at least 20,000 products, or the whole of a smaller catalog, before projecting', () => {
+  it('judges a loading catalog once twice its sample (5%, at least 20,000 products) is loaded, or the whole of a smaller catalog', () => {
     const overBudget = heapOf(100 * MiB, 1 * MiB, 1024 * MiB);
     const large = new HeapBudget(overBudget.read);
-    assert.doesNotThrow(() => large.check(overBudget.load(49_999), 1_000_000));
-    assert.throws(() => large.check(overBudget.load(50_000), 1_000_000), CatalogTooLargeError);
+    assert.doesNotThrow(() => large.check(overBudget.load(99_999), 1_000_000));
+    assert.throws(() => large.check(overBudget.load(100_000), 1_000_000), CatalogTooLargeError);
 
     const small = heapOf(100 * MiB, 1 * MiB, 1024 * MiB);
     const hundredThousand = new HeapBudget(small.read);
-    assert.doesNotThrow(() => hundredThousand.check(small.load(19_999), 100_000));
-    assert.throws(() => hundredThousand.check(small.load(20_000), 100_000), CatalogTooLargeError);
+    assert.doesNotThrow(() => hundredThousand.check(small.load(39_999), 100_000));
+    assert.throws(() => hundredThousand.check(small.load(40_000), 100_000), CatalogTooLargeError);
 
     const tiny = heapOf(100 * MiB, 1 * MiB, 1024 * MiB);
     const thousand = new HeapBudget(tiny.read);
     assert.doesNotThrow(() => thousand.check(tiny.load(999), 1000));
     assert.throws(() => thousand.check(tiny.load(1000), 1000), CatalogTooLargeError);
+  });
+});
+
+describe('HeapBudget, garbage in the readings', () => {
+  /** 100 MiB of service and `perProduct` bytes a product, plus `garbage` bytes at every reading but those right after a collection (every fifth page). */
+  function collectedNowAndThen(perProduct: number, garbage: number, limit: number) {
+    let loaded = 0;
+    let reads = 0;
+    return {
+      read: (): HeapReading => ({ used: 100 * MiB + perProduct * loaded + (reads++ % 5 === 0 ? 0 : garbage), limit }),
+      load(count: number) {
+        loaded = count;
+        return count;
+      },
+    };
+  }
+
+  it("projects from the leanest reading since the sample: a catalog that fits is loaded though most readings count its pages' garbage", () => {
+    // 3 KiB a product: 1,000,000 project 100 + 2,930 * 1.25 = 3,762 MiB, under 80% of 5 GiB (4,096);
+    // a reading with 200 MiB of garbage at 50,000 products would project 100 + 7,930 * 1.25 MiB.
+    const heap = collectedNowAndThen(3072, 200 * MiB, 5120 * MiB);
+    const budget = new HeapBudget(heap.read);
+    for (let loaded = 1000; loaded <= 1_000_000; loaded += 1000) budget.check(heap.load(loaded), 1_000_000);
+  });
+
+  it('refuses a catalog that does not fit even at its leanest reading', () => {
+    const heap = collectedNowAndThen(4096, 200 * MiB, 4096 * MiB);
+    const budget = new HeapBudget(heap.read);
+    assert.throws(() => {
+      for (let loaded = 1000; loaded <= 1_000_000; loaded += 1000) budget.check(heap.load(loaded), 1_000_000);
+    }, (error: unknown) => error instanceof CatalogTooLargeError && /about 4,983 MiB/.test(error.message));
   });
 });
 
