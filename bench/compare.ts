@@ -25,8 +25,8 @@ const SLOWER_BELOW = 0.95;
 const USAGE = `usage: npm run bench:compare -- --before REF [--after REF] [--products 10000] [--seed 1] [--rounds 3] [--seconds 5] [--connections 50] [--cache-dir DIR] [--out docs/benchmarks.md]
 
 Builds the service at git ref --before (in a temporary worktree on this checkout's
-node_modules: its package.json must name the same versions of what it shares with
-this one) and this checkout as it is (or the ref --after), starts both on stores of
+node_modules: every package its package.json names must be here, at the version it
+names) and this checkout as it is (or the ref --after), starts both on stores of
 their own seeded from the same generated catalog (--products, --seed, kept in
 --cache-dir), and measures each read scenario on each build, --seconds after a 1 s
 warm-up at --connections connections, for --rounds rounds, the order of the two builds
@@ -111,17 +111,19 @@ interface Build {
 /** The build of `commit` (checked by `buildableCommit`) in a worktree of its own, on this checkout's node_modules. */
 async function buildAt(commit: string): Promise<Build> {
   const root = await mkdtemp(path.join(tmpdir(), `vetrina-compare-${commit}-`));
-  git('worktree', 'add', '--detach', '--force', root, commit);
   const remove = async () => {
-    git('worktree', 'remove', '--force', root);
+    // `git worktree prune` forgets a worktree whose removal failed, or that an interrupted run left.
+    await rm(root, { recursive: true, force: true });
+    git('worktree', 'prune');
   };
   try {
+    git('worktree', 'add', '--detach', '--force', root, commit);
     await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'));
     progress(`building ${commit} in ${root}`);
     await runCommand('npm', ['run', 'build', '--silent'], root);
     return { label: commit, root, remove };
   } catch (error) {
-    await remove();
+    await remove().catch(() => {});
     throw error;
   }
 }
@@ -231,7 +233,7 @@ try {
     progress(`written to ${options.out}`);
   }
 } finally {
-  await Promise.all(sides.map((side) => side.service.stop()));
-  for (const build of builds) await build.remove();
-  await rm(work, { recursive: true, force: true });
+  // Each cleanup on its own: one that fails leaves the others to run.
+  await Promise.allSettled(sides.map((side) => side.service.stop()));
+  await Promise.allSettled([...builds.map((build) => build.remove()), rm(work, { recursive: true, force: true })]);
 }

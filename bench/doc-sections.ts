@@ -45,7 +45,7 @@ export function subsections(text: string, prefix: string): Map<string, string> {
   return new Map(parts.map((part) => [part.slice(0, part.indexOf('\n') < 0 ? part.length : part.indexOf('\n')), part.trimEnd()]));
 }
 
-/** `rewritten` (what `npm run bench` writes) with the sections of other commands that `previous` has, in its order. */
+/** `rewritten` (what `npm run bench` writes) with the sections of other commands that `previous` has, in KEPT_HEADINGS' order. */
 export function withKeptSections(rewritten: string, previous: string): string {
   let written = rewritten;
   for (const heading of KEPT_HEADINGS) {

@@ -8,7 +8,8 @@
  * twice that right after the arrays have doubled). Entries
  * are only added or renumbered, never removed. What needs it: a catalog import keeps
  * every SKU and handle of the file while it checks it, 5.8 million SKUs for a million
- * generated products.
+ * generated products. Keys are compared as UTF-8, so a key holding half of a surrogate
+ * pair reads as one holding U+FFFD instead: such keys are refused before they get here.
  */
 export class CompactStringMap {
   /** The keys' UTF-8 bytes, entry after entry; `#used` of them are taken. */

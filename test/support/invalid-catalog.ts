@@ -18,6 +18,7 @@ export const INVALID_CATALOG = catalog([
   }),
   product('currency-mismatch', { variants: [variant('CM', { prices: [{ currency: 'USD', amount: 1, region: 'reg_gb' }] })] }),
   product('valid-product', { variants: [variant('DUPLICATE-HANDLE')] }),
+  product('lone-surrogate', skuVariants([variant('SKU-\ud800'), variant('SKU-\ud801')])),
 ]);
 
 export const INVALID_CATALOG_PROBLEMS: [path: string, message: RegExp][] = [
@@ -30,4 +31,6 @@ export const INVALID_CATALOG_PROBLEMS: [path: string, message: RegExp][] = [
   ['$.products[5].variants[0].options[0]', /"XL" is not a value of option "Size"/],
   ['$.products[6].variants[0].prices[0].currency', /region "reg_gb" uses GBP, not USD/],
   ['$.products[7].handle', /duplicate handle "valid-product" \(first used at \$\.products\[0\]\.handle\)/],
+  ['$.products[8].variants[0].sku', /not valid Unicode/],
+  ['$.products[8].variants[1].sku', /not valid Unicode/],
 ];

@@ -38,17 +38,18 @@ describe('HeapBudget', () => {
   });
 
   it('judges a loading catalog once twice its sample (5%, at least 20,000 products) is loaded, or the whole of a smaller catalog', () => {
-    const overBudget = heapOf(100 * MiB, 1 * MiB, 1024 * MiB);
+    // Each catalog projects at about 4,983 MiB, over 80% of 4 GiB but not twice that (refused at once).
+    const overBudget = heapOf(100 * MiB, 4096, 4096 * MiB);
     const large = new HeapBudget(overBudget.read);
     assert.doesNotThrow(() => large.check(overBudget.load(99_999), 1_000_000));
     assert.throws(() => large.check(overBudget.load(100_000), 1_000_000), CatalogTooLargeError);
 
-    const small = heapOf(100 * MiB, 1 * MiB, 1024 * MiB);
+    const small = heapOf(100 * MiB, 40_960, 4096 * MiB);
     const hundredThousand = new HeapBudget(small.read);
     assert.doesNotThrow(() => hundredThousand.check(small.load(39_999), 100_000));
     assert.throws(() => hundredThousand.check(small.load(40_000), 100_000), CatalogTooLargeError);
 
-    const tiny = heapOf(100 * MiB, 1 * MiB, 1024 * MiB);
+    const tiny = heapOf(100 * MiB, 4 * MiB, 4096 * MiB);
     const thousand = new HeapBudget(tiny.read);
     assert.doesNotThrow(() => thousand.check(tiny.load(999), 1000));
     assert.throws(() => thousand.check(tiny.load(1000), 1000), CatalogTooLargeError);
@@ -56,7 +57,7 @@ describe('HeapBudget', () => {
 });
 
 describe('HeapBudget, garbage in the readings', () => {
-  /** 100 MiB of service and `perProduct` bytes a product, plus `garbage` bytes at every reading but those right after a collection (every fifth page). */
+  /** 100 MiB of service and `perProduct` bytes a product, plus `garbage` bytes at every reading but every fifth, as if right after a collection. */
   function collectedNowAndThen(perProduct: number, garbage: number, limit: number) {
     let loaded = 0;
     let reads = 0;
@@ -71,14 +72,30 @@ describe('HeapBudget, garbage in the readings', () => {
 
   it("projects from the leanest reading since the sample: a catalog that fits is loaded though most readings count its pages' garbage", () => {
     // 3 KiB a product: 1,000,000 project 100 + 2,930 * 1.25 = 3,762 MiB, under 80% of 5 GiB (4,096);
-    // a reading with 200 MiB of garbage at 50,000 products would project 100 + 7,930 * 1.25 MiB.
-    const heap = collectedNowAndThen(3072, 200 * MiB, 5120 * MiB);
+    // a reading with 100 MiB of garbage at 50,000 products would project 100 + 4,930 * 1.25 = 6,262 MiB.
+    const heap = collectedNowAndThen(3072, 100 * MiB, 5120 * MiB);
     const budget = new HeapBudget(heap.read);
     for (let loaded = 1000; loaded <= 1_000_000; loaded += 1000) budget.check(heap.load(loaded), 1_000_000);
   });
 
+  it('refuses at once, before twice the sample, a catalog whose reading of the moment is over twice the budget', () => {
+    // 10 KiB a product and no garbage: 1,000,000 project 100 + 9,766 * 1.25 MiB, three times 80% of 5 GiB.
+    const heap = heapOf(100 * MiB, 10_240, 5120 * MiB);
+    const budget = new HeapBudget(heap.read);
+    assert.throws(() => budget.check(heap.load(50_000), 1_000_000), CatalogTooLargeError);
+  });
+
+  it('judges a catalog at its last page when withdrawn products left it short of twice its sample', () => {
+    // Counted at 40,000 (judged from 40,000 on), loaded 35,000 at 20 KiB a product: 954 MiB, over 80% of 1 GiB, not twice that.
+    const heap = heapOf(100 * MiB, 20_480, 1024 * MiB);
+    const budget = new HeapBudget(heap.read);
+    assert.doesNotThrow(() => budget.check(heap.load(20_000), 40_000));
+    assert.doesNotThrow(() => budget.check(heap.load(35_000), 40_000));
+    assert.throws(() => budget.check(35_000, 35_000), CatalogTooLargeError);
+  });
+
   it('refuses a catalog that does not fit even at its leanest reading', () => {
-    const heap = collectedNowAndThen(4096, 200 * MiB, 4096 * MiB);
+    const heap = collectedNowAndThen(4096, 50 * MiB, 4096 * MiB);
     const budget = new HeapBudget(heap.read);
     assert.throws(() => {
       for (let loaded = 1000; loaded <= 1_000_000; loaded += 1000) budget.check(heap.load(loaded), 1_000_000);

@@ -31,6 +31,9 @@ const isWellFormedCollection = ajv.compile<CatalogFileCollection>(CatalogFileCol
 /** The product schema alone; fills in the product's defaults. */
 export const isWellFormedProduct = ajv.compile<CatalogFileProduct>(CatalogFileProduct);
 
+/** Half of a UTF-16 surrogate pair without the other half: valid in a JSON escape (`\ud800`), not in Unicode text. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /** A product has at most 100 variants: a SKU's first use is stored as one number, product index × 128 + variant index. */
 const VARIANT_SLOTS = 128;
 
@@ -111,7 +114,10 @@ export class CatalogFileChecker {
     product.variants.forEach((variant, v) => {
       const vat = `${at}.variants[${v}]`;
       const firstUse = this.skus.get(variant.sku);
-      if (firstUse !== undefined) {
+      if (LONE_SURROGATE.test(variant.sku)) {
+        // No store keeps it as given (UTF-8 has no such character), and two of them would read as one SKU.
+        this.report(`${vat}.sku`, 'is not valid Unicode: it holds half of a surrogate pair');
+      } else if (firstUse !== undefined) {
         this.report(`${vat}.sku`, `duplicate SKU "${variant.sku}" (first used at ${skuPath(firstUse)})`);
       } else this.skus.set(variant.sku, index * VARIANT_SLOTS + v);
 

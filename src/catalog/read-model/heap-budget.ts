@@ -28,6 +28,12 @@ const SAMPLE_PRODUCTS = 20_000;
  * refused with a heap limit of 5 GB.
  */
 const JUDGED_AT_SAMPLES = 2;
+/**
+ * Before then, a catalog is refused at once when the reading of the moment projects it
+ * past this many times the budget: garbage does not make that much of it, and loading on
+ * to twice the sample could run such a catalog out of heap before it is judged.
+ */
+const CLEARLY_OVER = 2;
 
 export interface HeapReading {
   /** Bytes of the heap in use. */
@@ -114,14 +120,17 @@ export class HeapBudget {
   /**
    * While a build loads, after each page: throws CatalogTooLargeError when the `loaded`
    * products so far, not indexed yet, project a `total` over the budget (judged from
-   * JUDGED_AT_SAMPLES samples on, or once the whole catalog is loaded).
+   * JUDGED_AT_SAMPLES samples on, or once the whole catalog is loaded; before, only a
+   * catalog CLEARLY_OVER it). A build calls it once more when it has loaded its last page,
+   * with what it loaded as the total.
    */
   check(loaded: number, total: number): void {
     const sample = this.#sampleOf(total);
     if (loaded === 0 || loaded < sample) return;
-    this.#leanestPerProduct = Math.min(this.#leanestPerProduct, this.#perProduct(loaded));
-    if (loaded < Math.min(total, sample * JUDGED_AT_SAMPLES)) return;
-    const projection = this.#over(this.#leanestPerProduct, total, 1 + INDEX_SHARE);
+    const perProduct = this.#perProduct(loaded);
+    this.#leanestPerProduct = Math.min(this.#leanestPerProduct, perProduct);
+    const judged = loaded >= Math.min(total, sample * JUDGED_AT_SAMPLES);
+    const projection = judged ? this.#over(this.#leanestPerProduct, total, 1 + INDEX_SHARE) : this.#over(perProduct, total, 1 + INDEX_SHARE, CLEARLY_OVER);
     if (projection) throw new CatalogTooLargeError(projection, "the catalog's", 'it stops now rather than run out of memory later');
   }
 
@@ -145,10 +154,13 @@ export class HeapBudget {
     return Math.max(0, this.read().used - this.#before) / sample;
   }
 
-  /** @param growth The factor the heap measured per product grows by before the catalog is served: 1 + INDEX_SHARE while its search index is not built, 1 once it is. */
-  #over(perProduct: number, products: number, growth: number): HeapProjection | undefined {
+  /**
+   * @param growth The factor the heap measured per product grows by before the catalog is served: 1 + INDEX_SHARE while its search index is not built, 1 once it is.
+   * @param margin How many times the budget the projection must pass to count as over it.
+   */
+  #over(perProduct: number, products: number, growth: number, margin = 1): HeapProjection | undefined {
     const limit = this.read().limit;
     const projectedBytes = this.#before + perProduct * products * growth;
-    return projectedBytes > limit * CATALOG_HEAP_SHARE ? { products, projectedBytes, limitBytes: limit } : undefined;
+    return projectedBytes > limit * CATALOG_HEAP_SHARE * margin ? { products, projectedBytes, limitBytes: limit } : undefined;
   }
 }

@@ -165,6 +165,10 @@
         if (request !== latest) return undefined;
         fillTable(list, data[key].map(rowOf));
         return data.next_cursor;
+      } catch (error) {
+        // A refusal of a request no one waits for any more (one sent before sign-out) is not shown either.
+        if (request !== latest) return undefined;
+        throw error;
       } finally {
         if (request === latest) table.removeAttribute('aria-busy');
       }
