@@ -1,15 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { commandLineOrExit, integerOption, positiveNumberOption, UsageError } from '../src/lib/command-line.js';
 import { MAX_GENERATED_PRODUCTS } from '../tools/catalog-generator/catalog.js';
 import { cachedCatalogFile } from './catalog-cache.js';
 import { COMPARE_HEADING, withSection } from './doc-sections.js';
 import { pickQueryWords } from './query-words.js';
-import { mark, products as count, table } from './report.js';
+import { loadAverages, mark, products as count, table, utcMinute } from './report.js';
 import { readScenarios, type Scenario } from './scenarios.js';
+import { UNLIMITED } from './suite.js';
 import { buildService, measure, pinToSeparateCpus, runCommand, startNodeProcess, type Measurement, type RunningProcess } from './service-process.js';
 
 /**
@@ -37,8 +38,6 @@ median ratio is under ${SLOWER_BELOW}. --out FILE also writes the table to the f
 "${COMPARE_HEADING.replace(/^#+ /, '')}" section.`;
 
 const WARMUP_SECONDS = 1;
-/** The service with its limits off, as the suite runs it. */
-const UNLIMITED = { CATALOG_RATE_LIMIT: '0', SANDBOX_KEY_RATE_LIMIT: '0', SANDBOX_CART_RATE_LIMIT: '0', LOG_LEVEL: 'warn' };
 const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 
 const ARGUMENTS = {
@@ -170,7 +169,6 @@ async function load(side: Side, index: number): Promise<Measurement> {
   return measured;
 }
 
-const loadAverages = () => loadavg().map((average) => average.toFixed(1)).join(', ');
 const perSecond = (value: number) => count(Math.round(value));
 
 function report(before: Side, after: Side, loadBefore: string, started: Date): string {
@@ -191,7 +189,7 @@ function report(before: Side, after: Side, loadBefore: string, started: Date): s
   const command = ['npm run bench:compare', '--', ...process.argv.slice(2)].join(' ');
   return `${COMPARE_HEADING}
 
-Measured ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC with \`${command}\`, Node.js ${process.version}:
+Measured ${utcMinute(started)} with \`${command}\`, Node.js ${process.version}:
 before is \`${before.build.label}\`, after is \`${after.build.label}\`, both running at once on
 ${count(options.products)} generated products (seed ${options.seed}), ${options.rounds} round${options.rounds === 1 ? '' : 's'} of ${options.seconds} s per
 scenario and build at ${options.connections} connections; load average (1, 5, 15 min) ${loadBefore} before and ${loadAverages()} after.

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpus, platform, release, totalmem } from 'node:os';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import type { ScenarioKind } from './scenarios.js';
 import type { ScenarioResult, SizeResult, SuiteOptions, SuiteResult } from './suite.js';
 
@@ -45,6 +45,10 @@ const ratio = (value: number) => `${value.toFixed(2)}x`;
 export const table = (head: string[], align: string[], rows: string[][]) =>
   [`| ${head.join(' | ')} |`, `|${align.join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
 export const products = (count: number) => count.toLocaleString('en-US');
+/** When a run was measured, to the minute: `2026-11-27 12:51 UTC`. */
+export const utcMinute = (date: Date) => `${date.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+/** The machine's load averages over 1, 5 and 15 minutes, as a run's report gives them. */
+export const loadAverages = () => loadavg().map((average) => average.toFixed(1)).join(', ');
 
 function header(options: SuiteOptions): string {
   return `# Benchmarks
@@ -101,7 +105,7 @@ function machine(options: SuiteOptions, result: SuiteResult, run: RunInfo): stri
       ['memory', `${(totalmem() / 1024 ** 3).toFixed(1)} GiB`],
       ['Node.js', process.version],
       ['OS', `${platform()} ${release()}`],
-      ['date', run.date.toISOString().replace('T', ' ').slice(0, 16) + ' UTC'],
+      ['date', utcMinute(run.date)],
       ['commit', run.commit],
       ['command', `\`${run.command}\``],
       ['per measurement', `${options.seconds} s, ${options.connections} connections`],

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { commandLineOrExit, integerOption, positiveNumberOption, UsageError } from '../src/lib/command-line.js';
 import { createDatabase } from '../test/support/test-app.js';
@@ -9,7 +9,7 @@ import { cachedCatalogFile } from './catalog-cache.js';
 import { SCALE_HEADING, sectionOf, subsections, withSection } from './doc-sections.js';
 import { changePrices, percentile, priceTargets, probeHealthz } from './price-changes.js';
 import { pickQueryWords, type QueryWords } from './query-words.js';
-import { currentCommit, mark, ms, products as count, table } from './report.js';
+import { currentCommit, loadAverages, mark, ms, products as count, table, utcMinute } from './report.js';
 import { lookupScenario, readScenarios, type Scenario } from './scenarios.js';
 import { buildService, measure, rssMb, runMeasuredNodeCommand, startNodeProcess, type Measurement } from './service-process.js';
 import { firstAnswers } from './suite.js';
@@ -256,15 +256,13 @@ function goalTable(figures: Figures): string {
   return table(['what', 'goal', 'figure', ''], ['---', '---', '---', '---'], rows.map(([what, goal, figure, met]) => [what, goal, figure, mark(met)]));
 }
 
-const load = () => loadavg().map((average) => average.toFixed(1)).join(', ');
-
 /** One store and size's subsection: its heading (the key it is replaced by), when and how it was measured, its table. */
 function subsection(store: Store, figures: Figures, measuredAt: Date, loadBefore: string): string {
-  const when = `${measuredAt.toISOString().replace('T', ' ').slice(0, 16)} UTC, commit ${currentCommit()}, Node.js ${process.version}, ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(1)} GiB`;
+  const when = `${utcMinute(measuredAt)}, commit ${currentCommit()}, Node.js ${process.version}, ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(1)} GiB`;
   const command = ['npm run bench:scale', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
   return `### ${STORE_NAMES[store]}, ${count(figures.products)} products
 
-Measured ${when} with \`${command}\`; load average (1, 5, 15 min) ${loadBefore} before and ${load()} after.
+Measured ${when} with \`${command}\`; load average (1, 5, 15 min) ${loadBefore} before and ${loadAverages()} after.
 
 ${goalTable(figures)}`;
 }
@@ -322,7 +320,7 @@ for (const products of options.sizes) {
   progress(`${count(products)} products: catalog file (cache ${options.cacheDir})`);
   const catalogFile = await cachedCatalogFile(options.cacheDir, products, options.seed);
   for (const store of options.stores) {
-    const loadBefore = load();
+    const loadBefore = loadAverages();
     const measuredAt = new Date();
     if (!emptyRss.has(store)) emptyRss.set(store, await emptyServiceRssMib(store, words));
     const emptyRssMib = emptyRss.get(store)!;

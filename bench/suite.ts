@@ -59,7 +59,7 @@ export interface SuiteResult {
 
 const PRODUCTS = '/public/v1/products';
 /** The service with its limits off, so the benchmark measures the service and not its limiter. */
-const UNLIMITED = { CATALOG_RATE_LIMIT: '0', SANDBOX_KEY_RATE_LIMIT: '0', SANDBOX_CART_RATE_LIMIT: '0', LOG_LEVEL: 'warn' };
+export const UNLIMITED = { CATALOG_RATE_LIMIT: '0', SANDBOX_KEY_RATE_LIMIT: '0', SANDBOX_CART_RATE_LIMIT: '0', LOG_LEVEL: 'warn' };
 
 /**
  * Each measurement follows an unrecorded second of the same load: a request shape's first

@@ -113,13 +113,14 @@ export class CatalogFileChecker {
     const combinations = new Set<string>();
     product.variants.forEach((variant, v) => {
       const vat = `${at}.variants[${v}]`;
-      const firstUse = this.skus.get(variant.sku);
       if (LONE_SURROGATE.test(variant.sku)) {
         // No store keeps it as given (UTF-8 has no such character), and two of them would read as one SKU.
         this.report(`${vat}.sku`, 'is not valid Unicode: it holds half of a surrogate pair');
-      } else if (firstUse !== undefined) {
-        this.report(`${vat}.sku`, `duplicate SKU "${variant.sku}" (first used at ${skuPath(firstUse)})`);
-      } else this.skus.set(variant.sku, index * VARIANT_SLOTS + v);
+      } else {
+        const firstUse = this.skus.get(variant.sku);
+        if (firstUse !== undefined) this.report(`${vat}.sku`, `duplicate SKU "${variant.sku}" (first used at ${skuPath(firstUse)})`);
+        else this.skus.set(variant.sku, index * VARIANT_SLOTS + v);
+      }
 
       if (variant.options.length !== product.options.length) {
         this.report(`${vat}.options`, `has ${variant.options.length} values but the product has ${product.options.length} options`);
