@@ -107,7 +107,8 @@ describe('an instance is ready once its catalog is loaded and searchable, and re
         assert.equal(sample(metrics, 'vetrina_catalog_index_waits_total'), 0, 'no read after /readyz answered 200 waited for the index');
         assert.equal(sample(metrics, 'vetrina_catalog_products'), PRODUCTS);
         assert.ok(sample(metrics, 'vetrina_heap_limit_bytes')! > sample(metrics, 'nodejs_heap_size_used_bytes')!, 'the heap limit is above the heap in use');
-        await server.waitForLog((entry) => entry.msg === 'Vetrina is ready');
+        const ready = await server.waitForLog((entry) => entry.msg === 'Vetrina is ready');
+        assert.equal(ready.heapGrowthPercent, loadConfig({}).heapGrowthPercent);
       } finally {
         assert.equal(await server.stop(), 0);
       }
