@@ -12,7 +12,7 @@ const PERCENT = loadConfig({}).heapGrowthPercent;
  * With the growth bounded to 20% or 30%, replacing four times the live set of
  * test/support/heap-growth-churn.ts reserved 1.6 to 2.5 times the live heap at most in the
  * old space (Node.js 20, 24 and 26 on the 2-core machine, 27 November 2026): the limit, and
- * what was allocated while the collector marked. Under V8's own rule it reserved 3.9 to 4.1
+ * what was allocated while the collector marked. Under V8's own rule it reserved 3.4 to 4.1
  * times, and this bound fails.
  */
 const MOST_OLD_SPACE_PER_LIVE_BYTE = 3;

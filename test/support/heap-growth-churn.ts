@@ -12,7 +12,7 @@ import { boundHeapGrowth } from '../../src/operations/heap-growth.js';
  * Usage: node --expose-gc --import tsx test/support/heap-growth-churn.ts PERCENT
  */
 const percent = Number(process.argv[2]);
-const LIVE_OBJECTS = 500_000;
+const LIVE_OBJECTS = 250_000;
 /** Four times the live set replaced, in rounds with a turn of the event loop between them. */
 const REPLACEMENTS = 4 * LIVE_OBJECTS;
 const PER_ROUND = 10_000;
