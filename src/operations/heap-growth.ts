@@ -4,7 +4,7 @@ import { setFlagsFromString } from 'node:v8';
  * Bounds how far V8 lets the old space grow past what the last full collection left
  * alive: to `percent` more (V8's `--heap-growing-percent`), or, with 0, as far as V8's
  * own rule allows. That rule raises the factor while collections are cheap next to the
- * work between them: test/support/heap-growth-churn.ts reserved up to 4 times its live
+ * work between them: test/support/heap-growth-churn.ts reserved about 4 times its live
  * heap under it. A service holding its catalog in memory has a large live heap and cheap
  * collections, so under sustained changes its RSS rose at every collection while the
  * live heap stayed flat (README, "Live updates at scale").

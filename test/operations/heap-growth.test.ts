@@ -9,11 +9,11 @@ import { SLOW_TEST_TIMEOUT_MS } from '../support/slow-test.js';
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PERCENT = loadConfig({}).heapGrowthPercent;
 /**
- * With the growth bounded to 20% or 30%, replacing four times the live set of
- * test/support/heap-growth-churn.ts reserved 1.6 to 2.5 times the live heap at most in the
- * old space (Node.js 20, 24 and 26 on the 2-core machine, 27 November 2026): the limit, and
- * what was allocated while the collector marked. Under V8's own rule it reserved 3.4 to 4.1
- * times, and this bound fails.
+ * With the default bound, replacing four times the live set of test/support/
+ * heap-growth-churn.ts made the old space reserve 1.6 to 2.3 times the heap in use after a
+ * full collection, at most (Node.js 20 and 24 on the 2-core machine, 27 November 2026):
+ * the limit, and what was allocated while the collector marked. Under V8's own rule it
+ * reserved 3.4 to 3.8 times, and this bound fails.
  */
 const MOST_OLD_SPACE_PER_LIVE_BYTE = 3;
 
@@ -24,5 +24,5 @@ it(`bounds the old space's growth past the live heap to the default ${PERCENT}%,
   });
   const { liveBytes, mostOldSpaceBytes } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { liveBytes: number; mostOldSpaceBytes: number };
   const ratio = mostOldSpaceBytes / liveBytes;
-  assert.ok(ratio <= MOST_OLD_SPACE_PER_LIVE_BYTE, `the old space reserved ${ratio.toFixed(2)} times the live heap (${Math.round(liveBytes / 2 ** 20)} MiB)`);
+  assert.ok(ratio <= MOST_OLD_SPACE_PER_LIVE_BYTE, `the old space reserved ${ratio.toFixed(2)} times the heap in use after a full collection (${Math.round(liveBytes / 2 ** 20)} MiB)`);
 });

@@ -7,11 +7,12 @@ import { boundHeapGrowth } from '../../src/operations/heap-growth.js';
  * LIVE_OBJECTS small objects, the way the read model holds products, then bounds the
  * heap's growth to PERCENT (0: V8's own rule) and replaces random ones of them, so each
  * replaced object dies in the old space as a changed product does. Prints, as one JSON
- * line, the live heap after a forced collection and the most the old space reserved
- * during the replacements.
+ * line, the heap in use after a forced collection (`liveBytes`) and the most the old
+ * space reserved during the replacements.
  * Usage: node --expose-gc --import tsx test/support/heap-growth-churn.ts PERCENT
  */
 const percent = Number(process.argv[2]);
+assert.ok(Number.isInteger(percent) && percent >= 0, 'give PERCENT, a whole number');
 const LIVE_OBJECTS = 250_000;
 /** Four times the live set replaced, in rounds with a turn of the event loop between them. */
 const REPLACEMENTS = 4 * LIVE_OBJECTS;
@@ -36,4 +37,4 @@ for (let replaced = 0; replaced < REPLACEMENTS; replaced += PER_ROUND) {
   mostOldSpace = Math.max(mostOldSpace, oldSpaceSize());
   await new Promise((resolve) => setImmediate(resolve));
 }
-console.log(JSON.stringify({ liveBytes, mostOldSpaceBytes: mostOldSpace, objects: live.length }));
+console.log(JSON.stringify({ liveBytes, mostOldSpaceBytes: mostOldSpace }));
