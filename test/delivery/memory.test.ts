@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { it } from 'node:test';
-import { SLOW_TEST_TIMEOUT_MS } from '../support/slow-test.js';
+import { runGcScript, SLOW_TEST_TIMEOUT_MS } from '../support/slow-test.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHANGES = 2000;
 const STREAMS = 5;
 /**
@@ -19,17 +15,12 @@ const STREAMS = 5;
 const MAX_GROWTH_BYTES = 3 * 1024 * 1024;
 
 it(`${CHANGES} price changes followed by ${STREAMS} change streams and a webhook leave the heap flat`, { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/support/live-heap-growth.ts', String(CHANGES)], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn' },
-    maxBuffer: 1024 * 1024,
-  });
-  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+  const result = await runGcScript<{
     changes: number;
     heapGrowthBytes: number;
     externalGrowthBytes: number;
     delivered: { webhook: number; streams: number[] };
-  };
+  }>('test/support/live-heap-growth.ts', [String(CHANGES)]);
   assert.equal(result.changes, CHANGES);
   // Every change reached every listener, warm-up included, so the growth is that of a working service.
   const expected = result.delivered.webhook;

@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
-import { SLOW_TEST_TIMEOUT_MS } from '../support/slow-test.js';
+import { runGcScript, SLOW_TEST_TIMEOUT_MS } from '../support/slow-test.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PERCENT = loadConfig({}).heapGrowthPercent;
 /**
  * With the default bound, replacing four times the live set of test/support/
@@ -18,11 +14,7 @@ const PERCENT = loadConfig({}).heapGrowthPercent;
 const MOST_OLD_SPACE_PER_LIVE_BYTE = 3;
 
 it(`bounds the old space's growth past the live heap to the default ${PERCENT}%, also when set with a live heap held`, { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/support/heap-growth-churn.ts', String(PERCENT)], {
-    cwd: REPO_ROOT,
-    maxBuffer: 1024 * 1024,
-  });
-  const { liveBytes, mostOldSpaceBytes } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { liveBytes: number; mostOldSpaceBytes: number };
+  const { liveBytes, mostOldSpaceBytes } = await runGcScript<{ liveBytes: number; mostOldSpaceBytes: number }>('test/support/heap-growth-churn.ts', [String(PERCENT)]);
   const ratio = mostOldSpaceBytes / liveBytes;
   assert.ok(ratio <= MOST_OLD_SPACE_PER_LIVE_BYTE, `the old space reserved ${ratio.toFixed(2)} times the heap in use after a full collection (${Math.round(liveBytes / 2 ** 20)} MiB)`);
 });
