@@ -49,8 +49,10 @@ export interface Config {
   catalogSeed: string;
   /** How often each instance checks the store for catalog changes made elsewhere. */
   catalogPollMs: number;
-  /** How far past the live heap V8 lets the old space grow before its next full collection, in percent; 0 leaves it to V8 (src/operations/heap-growth.ts). */
+  /** How far past the live heap V8 lets the old space grow before its next full collection, in percent; 0 leaves it to V8 (src/operations/heap-tuning.ts). */
   heapGrowthPercent: number;
+  /** Whether V8 favours memory over speed once the catalog is loaded, so that its full collections compact the old space (src/operations/heap-tuning.ts). */
+  heapOptimizeForSize: boolean;
   /** The public change feed and its stream (docs/changes.md). */
   changeFeed: ChangeFeedConfig;
   /**
@@ -274,6 +276,7 @@ export function loadConfig(env: Env = process.env): Config {
     catalogSeed: read.string('CATALOG_SEED', 'demo'),
     catalogPollMs: read.integer('CATALOG_POLL_MS', 1000, 50, 3_600_000),
     heapGrowthPercent: read.integer('HEAP_GROWTH_PERCENT', 30, 0, 400),
+    heapOptimizeForSize: read.boolean('HEAP_OPTIMIZE_FOR_SIZE', true),
     changeFeed: {
       retentionHours: read.integer('CHANGE_FEED_RETENTION_HOURS', 24, 1, 8760),
       heartbeatSeconds: read.integer('CHANGE_STREAM_HEARTBEAT_SECONDS', 15, 1, 3600),

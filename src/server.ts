@@ -5,7 +5,7 @@ import { seedProblem } from './catalog/store/seed.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { portProblem } from './http/port-probe.js';
 import { commandLineOrExit } from './lib/command-line.js';
-import { boundHeapGrowth } from './operations/heap-growth.js';
+import { boundHeapGrowth, optimizeHeapForSize } from './operations/heap-tuning.js';
 import { storeProblem } from './store/database.js';
 
 const USAGE = `usage: node dist/server.js   (npm start builds dist/ first when the sources changed)
@@ -92,7 +92,10 @@ async function main(): Promise<void> {
 
   // A failed index build is logged where it fails (src/catalog/read-model/read-model.ts); the instance then never becomes ready.
   const ready = await app.catalogReadModel.whenReady().then(() => true, () => false);
-  if (ready) app.log.info({ ms: Math.round(performance.now() - started), address, url: config.publicBaseUrl, heapGrowthPercent: config.heapGrowthPercent }, 'Vetrina is ready');
+  if (!ready) return;
+  if (config.heapOptimizeForSize) optimizeHeapForSize();
+  const { heapGrowthPercent, heapOptimizeForSize } = config;
+  app.log.info({ ms: Math.round(performance.now() - started), address, url: config.publicBaseUrl, heapGrowthPercent, heapOptimizeForSize }, 'Vetrina is ready');
 }
 
 /** The SQLite file this start created, with its write-ahead log. */

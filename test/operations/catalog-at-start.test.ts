@@ -109,6 +109,7 @@ describe('an instance is ready once its catalog is loaded and searchable, and re
         assert.ok(sample(metrics, 'vetrina_heap_limit_bytes')! > sample(metrics, 'nodejs_heap_size_used_bytes')!, 'the heap limit is above the heap in use');
         const ready = await server.waitForLog((entry) => entry.msg === 'Vetrina is ready');
         assert.equal(ready.heapGrowthPercent, loadConfig({}).heapGrowthPercent);
+        assert.equal(ready.heapOptimizeForSize, loadConfig({}).heapOptimizeForSize);
       } finally {
         assert.equal(await server.stop(), 0);
       }

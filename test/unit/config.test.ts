@@ -40,6 +40,7 @@ describe('loadConfig', () => {
       catalogSeed: 'demo',
       catalogPollMs: 1000,
       heapGrowthPercent: 30,
+      heapOptimizeForSize: true,
       changeFeed: { retentionHours: 24, heartbeatSeconds: 15, maxStreamsPerClient: 4, maxStreams: 1000 },
       requestTimeoutMs: 15_000,
       mcpAllowedHosts: ['localhost', '127.0.0.1', '[::1]'],
