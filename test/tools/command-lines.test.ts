@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { profileIndependent } from '../support/profile-independent.js';
 import { runCli } from '../support/server-process.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -20,7 +21,7 @@ const COMMANDS: [name: string, file: string][] = [
 const OUTPUTS = ['docs/catalog.schema.json', 'docs/portal.png', 'docs/benchmarks.md', 'clients/typescript/src/openapi.ts'];
 const modified = () => OUTPUTS.map((file) => statSync(`${REPO_ROOT}${file}`).mtimeMs);
 
-describe('--help and unknown options on every command', { concurrency: 2 }, () => {
+describe('--help and unknown options on every command', { ...profileIndependent, concurrency: 2 }, () => {
   let before_: number[];
   before(() => {
     before_ = modified();
@@ -51,7 +52,7 @@ describe('--help and unknown options on every command', { concurrency: 2 }, () =
   }
 });
 
-describe('npm run bench:compare refuses what it cannot build, before it builds anything', () => {
+describe('npm run bench:compare refuses what it cannot build, before it builds anything', profileIndependent, () => {
   const compare = (args: string[]) => runCli('bench/compare.ts', args, {});
 
   it('without --before, or with a ref that names no commit: exit 2 and the usage', async () => {
