@@ -40,21 +40,37 @@ export interface ToolInput<T> {
 
 type JsonSchema = Record<string, unknown>;
 
+// allErrors: an agent fixes every wrong argument in one retry; verbose: an error carries
+// the schema it broke, which the message describes.
+const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, validateSchema: false });
+addFormats.default(ajv);
+/**
+ * Each distinct standalone schema compiled once in the process, keyed by its text: every
+ * app a process builds has the same tool schemas (the test suite and the benchmarks build
+ * hundreds), and compiling them anew was much of the CPU of building one. A
+ * schema that differs in anything (a configured description) is another key.
+ */
+const compiled = new Map<string, ValidateFunction>();
+
+function compile(json: JsonSchema): ValidateFunction {
+  const key = JSON.stringify(json);
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile(json);
+    compiled.set(key, validate);
+  }
+  return validate;
+}
+
 /**
  * Builds the tool schemas of one app, once, when the MCP plugin registers. The SDK's
  * own validator compiles a schema each time it is handed a new object and keeps every
  * compiled function for the life of its Ajv instance, so tool schemas must not be
- * built per request: here each schema is compiled exactly once, and every
+ * built per request: here each schema is compiled once (see `compiled`), and every
  * request's server reuses the same objects.
  */
 export class ToolSchemaCompiler {
-  // allErrors: an agent fixes every wrong argument in one retry; verbose: an error
-  // carries the schema it broke, which the message describes.
-  private readonly ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, validateSchema: false });
-
-  constructor(private readonly sharedSchemas: Record<string, unknown>) {
-    addFormats.default(this.ajv);
-  }
+  constructor(private readonly sharedSchemas: Record<string, unknown>) {}
 
   /** A schema that may refer to the shared REST schemas, made standalone. */
   standalone<T extends TSchema>(schema: T): T {
@@ -68,7 +84,7 @@ export class ToolSchemaCompiler {
    */
   input<T extends TSchema>(schema: T): ToolInput<Static<T>> {
     const json = this.standalone(schema) as unknown as JsonSchema;
-    const validate = this.ajv.compile(json);
+    const validate = compile(json);
     return {
       schema: standardSchema(json, (value) => ({ value: value as Static<T> })),
       check: (args) => (validate(args ?? {}) ? { ok: true, args: args as Static<T> } : { ok: false, message: describeErrors(validate) }),
@@ -78,9 +94,9 @@ export class ToolSchemaCompiler {
   /** An output schema, compiled once; the SDK checks each successful result against it. */
   output<T extends TSchema>(schema: T): StandardSchemaWithJSON<Static<T>, Static<T>> {
     const json = this.standalone(schema) as unknown as JsonSchema;
-    const validate = this.ajv.compile(json);
+    const validate = compile(json);
     return standardSchema<Static<T>>(json, (value) =>
-      validate(value) ? { value: value as Static<T> } : { issues: [{ message: this.ajv.errorsText(validate.errors) }] },
+      validate(value) ? { value: value as Static<T> } : { issues: [{ message: ajv.errorsText(validate.errors) }] },
     );
   }
 }
