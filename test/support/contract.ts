@@ -14,6 +14,16 @@ export interface CheckedResponse extends LightMyRequestResponse {
   data: any;
 }
 
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+/**
+ * The validators compiled for each contract document, by its text and then by method,
+ * path template and status: every test app of a process serves the same document (or
+ * one of a few configured ones), so each response schema is compiled once per process,
+ * not once per app, which cost more than most tests' own requests.
+ */
+const validatorsByDocument = new Map<string, Map<string, ValidateFunction>>();
+
 /**
  * Injects a request and validates the JSON answer against the response schema that
  * the app's own `/openapi.json` declares for that path, method and status. Every
@@ -21,21 +31,22 @@ export interface CheckedResponse extends LightMyRequestResponse {
  */
 export class ContractClient {
   private document: OpenApiDocument | undefined;
-  private readonly validators = new Map<string, ValidateFunction>();
-  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  /** This document's entry of `validatorsByDocument`, once the document is read. */
+  private validators: Map<string, ValidateFunction> | undefined;
 
   constructor(
     private readonly app: FastifyInstance,
     /** The document the answers are checked against: the public contract, or another surface's (the admin API's). */
     private readonly documentUrl = '/openapi.json',
-  ) {
-    addFormats.default(this.ajv);
-  }
+  ) {}
 
   async openapi(): Promise<OpenApiDocument> {
     if (!this.document) {
       const response = await this.app.inject({ method: 'GET', url: this.documentUrl });
       this.document = JSON.parse(response.body) as OpenApiDocument;
+      let validators = validatorsByDocument.get(response.body);
+      if (!validators) validatorsByDocument.set(response.body, (validators = new Map()));
+      this.validators = validators;
     }
     return this.document;
   }
@@ -47,7 +58,7 @@ export class ContractClient {
     const validate = await this.validatorFor(options.method, options.url, response.statusCode);
     if (!validate(response.data)) {
       throw new Error(
-        `${options.method} ${options.url} -> ${response.statusCode}: body does not match ${this.documentUrl}: ${this.ajv.errorsText(validate.errors)}\n${response.body.slice(0, 2000)}`,
+        `${options.method} ${options.url} -> ${response.statusCode}: body does not match ${this.documentUrl}: ${ajv.errorsText(validate.errors)}\n${response.body.slice(0, 2000)}`,
       );
     }
     return response;
@@ -65,14 +76,14 @@ export class ContractClient {
     const operation = document.paths[template]![method.toLowerCase()];
     if (!operation) throw new Error(`${this.documentUrl} documents no ${method} ${template}`);
     const cacheKey = `${method} ${template} ${status}`;
-    let validate = this.validators.get(cacheKey);
+    let validate = this.validators!.get(cacheKey);
     if (!validate) {
       const response = operation.responses[String(status)];
       if (!response) throw new Error(`${this.documentUrl} documents no ${status} for ${method} ${template}`);
       const schema = response.content?.['application/json']?.schema;
       if (!schema) throw new Error(`${this.documentUrl} documents no JSON body for ${status} of ${method} ${template}`);
-      validate = this.ajv.compile({ ...schema, components: document.components });
-      this.validators.set(cacheKey, validate);
+      validate = ajv.compile({ ...schema, components: document.components });
+      this.validators!.set(cacheKey, validate);
     }
     return validate;
   }
