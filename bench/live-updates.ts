@@ -37,7 +37,7 @@ import { buildService, measure, readMemory, rssMb, startNodeProcess, type Measur
  *
  * The ten-minute run of issue 25 (README, "Live updates at scale"): --products 100000 --updates 10000 --seconds 600 --listeners --read-seconds 30
  */
-const USAGE = `usage: npm run bench:live -- (--data-dir DIR | --database-url URL [--redis-url URL] | --products N [--cache-dir DIR]) [--updates 1000] [--seconds 10] [--rows-per-request 1] [--listeners [--read-seconds S]]
+const USAGE = `usage: npm run bench:live -- (--data-dir DIR | --database-url URL [--redis-url URL] | --products N [--cache-dir DIR]) [--updates 1000] [--seconds 10] [--rows-per-request 1] [--listeners [--read-seconds S]] [--node-options="FLAGS"] [--service-output FILE]
 
 Builds the server and runs it on a store that holds a catalog (a SQLite --data-dir, a
 PostgreSQL --database-url, or a copy of the benchmark's cached catalog of --products):
@@ -46,7 +46,8 @@ of --rows-per-request rows) while /healthz is probed, with the time until each n
 is served. --listeners adds 50 change streams and 2 webhook receivers; --read-seconds S
 measures catalog reads for S seconds without and with them. --node-options="FLAGS" runs
 the server with these Node.js and V8 flags (--max-semi-space-size=64, say), to compare
-how its heap behaves under them.`;
+how its heap behaves under them; --service-output FILE copies all the server prints to
+FILE (what --trace-gc reports, say).`;
 const STREAM_LISTENERS = 50;
 const WEBHOOK_LISTENERS = 2;
 /** How long after the last update the listeners may take to have it. */
@@ -55,8 +56,13 @@ const NEW_QUERIES = ['olive', 'pecorino', 'linen', 'truffle oil', 'caff', 'sicil
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 
 const READ_CONNECTIONS = 10;
-/** How often the service's RSS and heap in use are sampled during the updates. */
-const MEMORY_SAMPLE_MS = 60_000;
+/**
+ * How often the service's memory is sampled during the updates, and over how long the
+ * samples are summed up: one sample falls anywhere between two full collections, so each
+ * minute is reported by its least and its most.
+ */
+const MEMORY_SAMPLE_MS = 5_000;
+const MEMORY_REPORT_MS = 60_000;
 
 const { values, products, readSeconds, updates, seconds, rowsPerRequest } = commandLineOrExit(
   USAGE,
@@ -73,6 +79,7 @@ const { values, products, readSeconds, updates, seconds, rowsPerRequest } = comm
       listeners: { type: 'boolean', default: false },
       'read-seconds': { type: 'string', default: '0' },
       'node-options': { type: 'string', default: '' },
+      'service-output': { type: 'string' },
     },
   },
   ({ values }) => {
@@ -106,6 +113,7 @@ const service = await startNodeProcess(
     ...(values.listeners && { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', CHANGE_STREAM_MAX_PER_CLIENT: String(STREAM_LISTENERS) }),
   },
   '/public/v1/products?limit=1',
+  { outputFile: values['service-output'] },
 );
 try {
   const firstAnswerMs = performance.now() - spawned;
@@ -155,8 +163,15 @@ try {
   console.log(summary('until a public read serves it', served));
   console.log(summary(`GET /healthz every ${PROBE_INTERVAL_MS} ms`, healthz));
   if (memory.length > 0) {
-    const mib = (sample: Memory) => [sample.rssMib, sample.heapMib, sample.heapTotalMib, sample.externalMib].map(Math.round).join(' / ');
-    console.log(`every ${MEMORY_SAMPLE_MS / 1000} s, RSS / heap in use / heap reserved / external (MiB): ${memory.map(mib).join(', ')}`);
+    const perReport = MEMORY_REPORT_MS / MEMORY_SAMPLE_MS;
+    const reports = Array.from({ length: Math.ceil(memory.length / perReport) }, (_, i) => memory.slice(i * perReport, (i + 1) * perReport));
+    const rounded = (samples: Memory[], of: (sample: Memory) => number) => samples.map((sample) => Math.round(of(sample)));
+    const range = (samples: Memory[], of: (sample: Memory) => number) => `${Math.min(...rounded(samples, of))}–${Math.max(...rounded(samples, of))}`;
+    const report = (samples: Memory[]) =>
+      [range(samples, (sample) => sample.rssMib), Math.min(...rounded(samples, (sample) => sample.heapMib)), range(samples, (sample) => sample.heapTotalMib), Math.round(samples.at(-1)!.externalMib)].join(' / ');
+    console.log(
+      `each ${MEMORY_REPORT_MS / 1000} s of samples every ${MEMORY_SAMPLE_MS / 1000} s, RSS least–most / heap in use least / heap reserved least–most / outside the heap at the last (MiB): ${reports.map(report).join(', ')}`,
+    );
     const spaces = (sample: Memory) => Object.entries(sample.heapSpacesMib).map(([space, mib]) => `${space} ${Math.round(mib)}`).join(', ');
     console.log(`heap reserved by space (MiB), first sample: ${spaces(memory[0]!)}; last: ${spaces(memory.at(-1)!)}`);
   }

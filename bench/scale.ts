@@ -118,7 +118,7 @@ async function emptyStore(store: Store): Promise<StoreRun> {
 
 /** The built service on `env`'s store, seeded from `catalogSeed` when the store is empty. */
 const startService = (env: Record<string, string>, catalogSeed = 'none') =>
-  startNodeProcess([...options.nodeOptions, 'dist/server.js'], { ...UNLIMITED, ...env, CATALOG_SEED: catalogSeed, ADMIN_TOKENS: `bench:${ADMIN_TOKEN}` }, '/readyz', options.startTimeoutMs);
+  startNodeProcess([...options.nodeOptions, 'dist/server.js'], { ...UNLIMITED, ...env, CATALOG_SEED: catalogSeed, ADMIN_TOKENS: `bench:${ADMIN_TOKEN}` }, '/readyz', { startTimeoutMs: options.startTimeoutMs });
 
 const progress = (line: string) => console.log(`[bench:scale] ${line}`);
 

@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { cpus as machineCpus } from 'node:os';
@@ -84,7 +85,7 @@ export async function startNodeProcess(
   args: string[],
   env: Record<string, string> | ((url: string) => Record<string, string>),
   readyPath: string,
-  startTimeoutMs = START_TIMEOUT_MS,
+  { startTimeoutMs = START_TIMEOUT_MS, outputFile }: { startTimeoutMs?: number; /** Where to copy all the process prints (a --trace-gc run's lines, say), beside the kept tail. */ outputFile?: string } = {},
 ): Promise<RunningProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -97,12 +98,16 @@ export async function startNodeProcess(
   });
   // Always drained: an unread pipe fills up and then blocks the process's logging.
   const tail: string[] = [];
+  const copy = outputFile === undefined ? undefined : createWriteStream(outputFile);
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => {
       tail.push(line);
       if (tail.length > OUTPUT_TAIL_LINES) tail.shift();
+      copy?.write(`${line}\n`);
     });
   }
+  // 'close' comes once its output has been read to the end, which may be after 'exit'.
+  if (copy) child.once('close', () => copy.end());
   const exited = once(child, 'exit').then(([code, signal]) => (signal ? `signal ${String(signal)}` : `exit code ${String(code)}`));
   const running: RunningProcess = {
     url,
