@@ -139,8 +139,13 @@ try {
   let rssBefore = await rssMb(service);
   const reads: { without?: Measurement; with?: Measurement } = {};
 
-  const memory: Memory[] = [];
-  const sampling = setInterval(() => void readMemory(service.url).then((sample) => sample && memory.push(sample)), MEMORY_SAMPLE_MS);
+  /** Each sample with when it was asked for: one that fails is missing from its own minute only, and one that answers late still counts in it. */
+  const memory: { askedAt: number; sample: Memory }[] = [];
+  const samplingFrom = performance.now();
+  const sampling = setInterval(() => {
+    const askedAt = performance.now() - samplingFrom;
+    void readMemory(service.url).then((sample) => sample && memory.push({ askedAt, sample }));
+  }, MEMORY_SAMPLE_MS);
   const probes = probeHealthz(service.url);
   const started = performance.now();
   const readWindows = (async () => {
@@ -163,17 +168,18 @@ try {
   console.log(summary('until a public read serves it', served));
   console.log(summary(`GET /healthz every ${PROBE_INTERVAL_MS} ms`, healthz));
   if (memory.length > 0) {
-    const perReport = MEMORY_REPORT_MS / MEMORY_SAMPLE_MS;
-    const reports = Array.from({ length: Math.ceil(memory.length / perReport) }, (_, i) => memory.slice(i * perReport, (i + 1) * perReport));
+    const samples = memory.sort((a, b) => a.askedAt - b.askedAt).map(({ sample }) => sample);
+    const reports: Memory[][] = [];
+    for (const { askedAt, sample } of memory) (reports[Math.floor(askedAt / MEMORY_REPORT_MS)] ??= []).push(sample);
     const rounded = (samples: Memory[], of: (sample: Memory) => number) => samples.map((sample) => Math.round(of(sample)));
     const range = (samples: Memory[], of: (sample: Memory) => number) => `${Math.min(...rounded(samples, of))}–${Math.max(...rounded(samples, of))}`;
     const report = (samples: Memory[]) =>
       [range(samples, (sample) => sample.rssMib), Math.min(...rounded(samples, (sample) => sample.heapMib)), range(samples, (sample) => sample.heapTotalMib), Math.round(samples.at(-1)!.externalMib)].join(' / ');
     console.log(
-      `each ${MEMORY_REPORT_MS / 1000} s of samples every ${MEMORY_SAMPLE_MS / 1000} s, RSS least–most / heap in use least / heap reserved least–most / outside the heap at the last (MiB): ${reports.map(report).join(', ')}`,
+      `each ${MEMORY_REPORT_MS / 1000} s of samples every ${MEMORY_SAMPLE_MS / 1000} s, RSS least–most / heap in use least / heap reserved least–most / outside the heap at the last (MiB): ${Array.from(reports, (samples) => (samples ? report(samples) : 'no sample')).join(', ')}`,
     );
     const spaces = (sample: Memory) => Object.entries(sample.heapSpacesMib).map(([space, mib]) => `${space} ${Math.round(mib)}`).join(', ');
-    console.log(`heap reserved by space (MiB), first sample: ${spaces(memory[0]!)}; last: ${spaces(memory.at(-1)!)}`);
+    console.log(`heap reserved by space (MiB), first sample: ${spaces(samples[0]!)}; last: ${spaces(samples.at(-1)!)}`);
   }
   if (reads.without && reads.with) {
     const line = (label: string, reads: Measurement) => `${label}: ${Math.round(reads.requestsPerSecond)} requests/s, p50 ${reads.p50.toFixed(1)} ms, p99 ${reads.p99.toFixed(1)} ms, ${reads.errors} errors`;

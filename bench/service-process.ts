@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { cpus as machineCpus } from 'node:os';
@@ -87,6 +87,8 @@ export async function startNodeProcess(
   readyPath: string,
   { startTimeoutMs = START_TIMEOUT_MS, outputFile }: { startTimeoutMs?: number; /** Where to copy all the process prints (a --trace-gc run's lines, say), beside the kept tail. */ outputFile?: string } = {},
 ): Promise<RunningProcess> {
+  // Opened before anything starts, so that a path that cannot be written is refused first.
+  const copy = outputFile === undefined ? undefined : openSync(outputFile, 'w');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const [command, commandArgs] = serverCpus === undefined ? [process.execPath, args] : ['taskset', ['--cpu-list', serverCpus, process.execPath, ...args]];
@@ -98,16 +100,16 @@ export async function startNodeProcess(
   });
   // Always drained: an unread pipe fills up and then blocks the process's logging.
   const tail: string[] = [];
-  const copy = outputFile === undefined ? undefined : createWriteStream(outputFile);
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => {
       tail.push(line);
       if (tail.length > OUTPUT_TAIL_LINES) tail.shift();
-      copy?.write(`${line}\n`);
+      // Written at once: what a process printed last matters most when the benchmark fails.
+      if (copy !== undefined) writeSync(copy, `${line}\n`);
     });
   }
   // 'close' comes once its output has been read to the end, which may be after 'exit'.
-  if (copy) child.once('close', () => copy.end());
+  if (copy !== undefined) child.once('close', () => closeSync(copy));
   const exited = once(child, 'exit').then(([code, signal]) => (signal ? `signal ${String(signal)}` : `exit code ${String(code)}`));
   const running: RunningProcess = {
     url,

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  boundHeapGrowth(config.heapGrowthPercent);
+  const v8Flags = boundHeapGrowth(config.heapGrowthPercent);
 
   // What a start would stumble on later (after migrating and loading the catalog) is
   // said first, each problem with the setting behind it and its fix, before anything is created.
@@ -93,9 +93,8 @@ async function main(): Promise<void> {
   // A failed index build is logged where it fails (src/catalog/read-model/read-model.ts); the instance then never becomes ready.
   const ready = await app.catalogReadModel.whenReady().then(() => true, () => false);
   if (!ready) return;
-  if (config.heapOptimizeForSize) optimizeHeapForSize();
-  const { heapGrowthPercent, heapOptimizeForSize } = config;
-  app.log.info({ ms: Math.round(performance.now() - started), address, url: config.publicBaseUrl, heapGrowthPercent, heapOptimizeForSize }, 'Vetrina is ready');
+  v8Flags.push(...optimizeHeapForSize(config.heapOptimizeForSize));
+  app.log.info({ ms: Math.round(performance.now() - started), address, url: config.publicBaseUrl, v8Flags }, 'Vetrina is ready');
 }
 
 /** The SQLite file this start created, with its write-ahead log. */

@@ -50,14 +50,14 @@ addFormats.default(ajv);
  * hundreds), and compiling them anew was much of the CPU of building one. A
  * schema that differs in anything (a configured description) is another key.
  */
-const compiled = new Map<string, ValidateFunction>();
+const validatorsBySchemaText = new Map<string, ValidateFunction>();
 
 function compile(json: JsonSchema): ValidateFunction {
   const key = JSON.stringify(json);
-  let validate = compiled.get(key);
+  let validate = validatorsBySchemaText.get(key);
   if (!validate) {
     validate = ajv.compile(json);
-    compiled.set(key, validate);
+    validatorsBySchemaText.set(key, validate);
   }
   return validate;
 }
@@ -66,7 +66,7 @@ function compile(json: JsonSchema): ValidateFunction {
  * Builds the tool schemas of one app, once, when the MCP plugin registers. The SDK's
  * own validator compiles a schema each time it is handed a new object and keeps every
  * compiled function for the life of its Ajv instance, so tool schemas must not be
- * built per request: here each schema is compiled once (see `compiled`), and every
+ * built per request: here each schema is compiled once (see `validatorsBySchemaText`), and every
  * request's server reuses the same objects.
  */
 export class ToolSchemaCompiler {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
+import { boundHeapGrowth, optimizeHeapForSize } from '../../src/operations/heap-tuning.js';
 import { runGcScript, SLOW_TEST_TIMEOUT_MS } from '../support/slow-test.js';
 
 const DEFAULTS = loadConfig({});
@@ -23,8 +24,13 @@ const churn = (args: string[]) => runGcScript<Churn>('test/support/heap-churn.ts
  * - the median of what it reserved after the full collections of the second half: 1.9 to
  *   2.4 with the bound alone, 1.2 to 1.4 with the heap also favouring memory.
  */
-const MOST_OLD_SPACE_PER_LIVE_BYTE = 3;
+const MOST_OLD_SPACE_PER_LIVE_BYTE = 3.2;
 const OLD_SPACE_AFTER_FULL_COLLECTION_PER_LIVE_BYTE = 1.6;
+
+it('sets nothing when switched off (HEAP_GROWTH_PERCENT=0, HEAP_OPTIMIZE_FOR_SIZE=false), so flags on the node command line apply', () => {
+  assert.deepEqual(boundHeapGrowth(0), []);
+  assert.deepEqual(optimizeHeapForSize(false), []);
+});
 
 describe('heap tuning (src/operations/heap-tuning.ts), set with a live heap held, under replacements that die in the old space', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
   it(`bounds the old space's growth past the live heap to the default ${PERCENT}%`, async () => {

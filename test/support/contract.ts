@@ -17,7 +17,7 @@ export interface CheckedResponse extends LightMyRequestResponse {
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 /**
- * The validators compiled for each contract document, by its text and then by method,
+ * The validators compiled for each contract document, by its text (without `servers`) and then by method,
  * path template and status: every test app of a process serves the same document (or
  * one of a few configured ones), so each response schema is compiled once per process,
  * not once per app, which cost more than most tests' own requests.
@@ -44,8 +44,10 @@ export class ContractClient {
     if (!this.document) {
       const response = await this.app.inject({ method: 'GET', url: this.documentUrl });
       this.document = JSON.parse(response.body) as OpenApiDocument;
-      let validators = validatorsByDocument.get(response.body);
-      if (!validators) validatorsByDocument.set(response.body, (validators = new Map()));
+      // Keyed without `servers`: it names the app's own address, a port of its own for every browser test's app.
+      const key = JSON.stringify({ ...this.document, servers: undefined });
+      let validators = validatorsByDocument.get(key);
+      if (!validators) validatorsByDocument.set(key, (validators = new Map()));
       this.validators = validators;
     }
     return this.document;

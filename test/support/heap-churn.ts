@@ -27,7 +27,7 @@ assert.ok(gc, 'run with --expose-gc');
 const made = (i: number) => ({ id: `product_${i}`, amounts: [i, i + 1, i + 2], stock: { quantity: i % 50 }, title: `${'x'.repeat(i % 200)}${i}` });
 const live = Array.from({ length: LIVE_OBJECTS }, (_, i) => made(i));
 boundHeapGrowth(percent);
-if (optimizeForSize) optimizeHeapForSize();
+optimizeHeapForSize(optimizeForSize);
 // A full collection sets the next limit, from the flags when they are set.
 gc();
 const oldSpace = () => getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')!;

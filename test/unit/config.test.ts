@@ -95,12 +95,13 @@ describe('loadConfig', () => {
   });
 
   it('trims values, treats an empty variable as unset, and drops the trailing slash of a URL', () => {
-    const config = loadConfig({ PORT: ' 8080 ', HOST: '', PUBLIC_BASE_URL: 'https://shop.example/', SANDBOX_ENABLED: 'off' });
+    const config = loadConfig({ PORT: ' 8080 ', HOST: '', PUBLIC_BASE_URL: 'https://shop.example/', SANDBOX_ENABLED: 'off', HEAP_OPTIMIZE_FOR_SIZE: ' false ' });
     assert.equal(config.port, 8080);
     assert.equal(config.host, '127.0.0.1');
     assert.equal(config.publicBaseUrl, 'https://shop.example');
     assert.deepEqual(config.mcpAllowedHosts, ['localhost', '127.0.0.1', '[::1]', 'shop.example']);
     assert.equal(config.sandbox.enabled, false);
+    assert.equal(config.heapOptimizeForSize, false);
   });
 
   const integers: [variable: string, min: number, max: number, read: (config: ReturnType<typeof loadConfig>) => number][] = [
