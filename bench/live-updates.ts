@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -93,6 +94,9 @@ const { values, products, readSeconds, updates, seconds, rowsPerRequest } = comm
       throw new UsageError(`--read-seconds ${readSeconds} leaves too little of --seconds ${seconds}: the second read window lies halfway through what follows the first`);
     }
     const updates = integerOption('--updates', values.updates, 1, 10_000_000);
+    // Checked here, before a store is copied or a service started for a file that cannot be made.
+    const outputDirectory = values['service-output'] === undefined ? undefined : path.dirname(path.resolve(values['service-output']));
+    if (outputDirectory !== undefined && !existsSync(outputDirectory)) throw new UsageError(`--service-output: ${outputDirectory} is not a directory`);
     return { values, products, readSeconds, updates, seconds, rowsPerRequest: integerOption('--rows-per-request', values['rows-per-request'], 1, 10_000) };
   },
 );
