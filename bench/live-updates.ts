@@ -172,7 +172,7 @@ try {
   console.log(summary('until a public read serves it', served));
   console.log(summary(`GET /healthz every ${PROBE_INTERVAL_MS} ms`, healthz));
   if (memory.length > 0) {
-    const samples = memory.sort((a, b) => a.askedAt - b.askedAt).map(({ sample }) => sample);
+    memory.sort((a, b) => a.askedAt - b.askedAt);
     const reports: Memory[][] = [];
     for (const { askedAt, sample } of memory) (reports[Math.floor(askedAt / MEMORY_REPORT_MS)] ??= []).push(sample);
     const rounded = (samples: Memory[], of: (sample: Memory) => number) => samples.map((sample) => Math.round(of(sample)));
@@ -183,7 +183,7 @@ try {
       `each ${MEMORY_REPORT_MS / 1000} s of samples every ${MEMORY_SAMPLE_MS / 1000} s, RSS least–most / heap in use least / heap reserved least–most / outside the heap at the last (MiB): ${Array.from(reports, (samples) => (samples ? report(samples) : 'no sample')).join(', ')}`,
     );
     const spaces = (sample: Memory) => Object.entries(sample.heapSpacesMib).map(([space, mib]) => `${space} ${Math.round(mib)}`).join(', ');
-    console.log(`heap reserved by space (MiB), first sample: ${spaces(samples[0]!)}; last: ${spaces(samples.at(-1)!)}`);
+    console.log(`heap reserved by space (MiB), first sample: ${spaces(memory[0]!.sample)}; last: ${spaces(memory.at(-1)!.sample)}`);
   }
   if (reads.without && reads.with) {
     const line = (label: string, reads: Measurement) => `${label}: ${Math.round(reads.requestsPerSecond)} requests/s, p50 ${reads.p50.toFixed(1)} ms, p99 ${reads.p99.toFixed(1)} ms, ${reads.errors} errors`;
